@@ -1,0 +1,4 @@
+// Versions no record supports. Must return nothing.
+MATCH (v:Version {ns: $ns})
+WHERE NOT (v)-[:SUPPORTED_BY]->(:Evidence)
+RETURN v.uid AS uid, v.subject AS subject, v.relation AS relation

@@ -1,0 +1,4 @@
+UNWIND $pairs AS p
+MATCH (a:Version {uid: p[0]})
+MATCH (b:Version {uid: p[1]})
+MERGE (a)-[:ALTERNATIVE_OF]->(b)

@@ -1,0 +1,51 @@
+"""graphmem: memory for LLM agents whose state lives in Neo4j.
+
+Values are resolved to their current version at write time, every version keeps its
+evidence and what it replaced, and reads hand the agent the original records.
+"""
+
+from graphmem._errors import (
+    ConflictError,
+    GraphmemError,
+    InvalidInputError,
+    LLMError,
+    LocalNeo4jError,
+    MissingToolError,
+    NotFoundError,
+    PortInUseError,
+    StoreUnavailableError,
+    UnknownRelationError,
+)
+from graphmem.domain.keys import RelationRegistry
+from graphmem.domain.model import Authority, Fact, Intent, OpKind, Record, Status
+from graphmem.local_neo4j import LocalNeo4j
+from graphmem.memory import EraseReport, Explanation, IngestReport, Memory, WriteResult
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Authority",
+    "ConflictError",
+    "EraseReport",
+    "Explanation",
+    "Fact",
+    "GraphmemError",
+    "IngestReport",
+    "InvalidInputError",
+    "Intent",
+    "LLMError",
+    "LocalNeo4j",
+    "LocalNeo4jError",
+    "Memory",
+    "MissingToolError",
+    "NotFoundError",
+    "OpKind",
+    "PortInUseError",
+    "Record",
+    "RelationRegistry",
+    "Status",
+    "StoreUnavailableError",
+    "UnknownRelationError",
+    "WriteResult",
+    "__version__",
+]

@@ -1,0 +1,60 @@
+"""One exception tree for everything graphmem raises on purpose.
+
+Catch ``GraphmemError`` for all of them; the subclasses say what went wrong and
+carry a message that says what to do about it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConflictError",
+    "GraphmemError",
+    "InvalidInputError",
+    "LLMError",
+    "LocalNeo4jError",
+    "MissingToolError",
+    "NotFoundError",
+    "PortInUseError",
+    "StoreUnavailableError",
+    "UnknownRelationError",
+]
+
+
+class GraphmemError(Exception):
+    """Base class of every error graphmem raises deliberately."""
+
+
+class InvalidInputError(GraphmemError, ValueError):
+    """The caller passed something graphmem cannot accept (nothing was written)."""
+
+
+class UnknownRelationError(InvalidInputError):
+    """A relation is used with a cardinality graphmem was not told about."""
+
+
+class NotFoundError(GraphmemError, LookupError):
+    """The record, key or version named by the caller does not exist in the namespace."""
+
+
+class ConflictError(GraphmemError):
+    """The operation is impossible in the key's current state (e.g. revoke with no head)."""
+
+
+class StoreUnavailableError(GraphmemError):
+    """Neo4j could not be reached or refused the connection."""
+
+
+class LLMError(GraphmemError):
+    """The LLM backend (Ollama) failed, timed out or answered something unusable."""
+
+
+class LocalNeo4jError(GraphmemError):
+    """The embedded local Neo4j server could not be fetched, started or stopped."""
+
+
+class MissingToolError(LocalNeo4jError):
+    """Java or Maven, needed to run the local Neo4j server, is not installed."""
+
+
+class PortInUseError(LocalNeo4jError):
+    """A port the local Neo4j needs is already taken by another program."""

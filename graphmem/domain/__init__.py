@@ -1,0 +1,1 @@
+"""The domain core: plain, typed Python that knows no driver, HTTP or LLM."""

@@ -1,0 +1,224 @@
+"""The plain data of graphmem: records, candidate facts, versions, operations.
+
+Nothing here knows about Neo4j, HTTP or an LLM.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
+from enum import IntEnum, StrEnum
+from typing import Any
+
+from graphmem._errors import InvalidInputError
+
+__all__ = [
+    "Authority",
+    "Fact",
+    "Intent",
+    "OpKind",
+    "ParseStatus",
+    "Record",
+    "Status",
+    "VersionState",
+    "to_utc_iso",
+    "utc_now_iso",
+]
+
+
+class Status(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    CONTRADICTED = "contradicted"
+    CONTESTED = "contested"
+    REVOKED = "revoked"
+
+
+HEAD_STATUSES = frozenset({Status.ACTIVE, Status.CONTESTED})
+
+
+class OpKind(StrEnum):
+    ACCEPT = "ACCEPT"
+    REJECT = "REJECT"
+    CONTEST = "CONTEST"
+    REVOKE = "REVOKE"
+    RESOLVE = "RESOLVE"
+    NOOP = "NOOP"
+
+
+class Intent(StrEnum):
+    """What a statement does to its key, as the extractor read it."""
+
+    ASSERT = "assert"  # a plain statement of the value
+    UPDATE = "update"  # an explicit change ("now", "moved to", "이제")
+    CORRECT = "correct"  # the old value was wrong from the start ("not X, it was Y")
+    REVOKE = "revoke"  # "that update was a mistake"
+    CONFIRM = "confirm"  # "checked: it is B"
+
+
+class Authority(IntEnum):
+    """hearsay < first_person < official = system. Lower never supersedes higher."""
+
+    HEARSAY = 0
+    FIRST_PERSON = 1
+    OFFICIAL = 2
+    SYSTEM = 2
+
+    @classmethod
+    def parse(cls, value: str | int | Authority | None) -> Authority:
+        if value is None:
+            return cls.FIRST_PERSON
+        if isinstance(value, Authority):
+            return value
+        if isinstance(value, int):
+            if value not in (0, 1, 2):
+                raise InvalidInputError(f"authority must be 0, 1 or 2, got {value}")
+            return cls(value)
+        try:
+            return cls[str(value).strip().upper()]
+        except KeyError:
+            raise InvalidInputError(
+                f"unknown authority {value!r}; use hearsay, first_person, official or system"
+            ) from None
+
+
+class ParseStatus(StrEnum):
+    FACTS = "facts"
+    UNRESOLVED = "unresolved"
+    NO_FACT = "no_fact"
+
+
+def _iso(value: datetime | str | None, field_name: str) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, datetime):
+        try:
+            value = datetime.fromisoformat(str(value))
+        except ValueError:
+            raise InvalidInputError(
+                f"{field_name} must be an ISO-8601 date or datetime, got {value!r}"
+            ) from None
+    return to_utc_iso(value)
+
+
+def to_utc_iso(value: datetime) -> str:
+    """One string form for every time, so stored times compare as strings."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def utc_now_iso() -> str:
+    return to_utc_iso(datetime.now(UTC))
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One candidate fact about a key, as an extractor (or a caller) states it."""
+
+    subject: str
+    relation: str
+    value: str
+    intent: Intent = Intent.ASSERT
+
+    def __post_init__(self) -> None:
+        for name in ("subject", "relation"):
+            if not str(getattr(self, name)).strip():
+                raise InvalidInputError(f"fact {name} must not be empty")
+        if self.intent is not Intent.REVOKE and not str(self.value).strip():
+            raise InvalidInputError("fact value must not be empty")
+        object.__setattr__(self, "intent", Intent(self.intent))
+
+
+MAX_TEXT_CHARS = 200_000
+
+
+@dataclass(frozen=True)
+class Record:
+    """One immutable source record: a message, a fact line, a tool result."""
+
+    text: str
+    id: str | None = None
+    pos: int | None = None
+    speaker: str | None = None
+    participants: tuple[str, ...] = ()
+    observed_at: str | None = None
+    stated_at: str | None = None
+    source: str | None = None
+    authority: Authority = Authority.FIRST_PERSON
+    facts: tuple[Fact, ...] | None = None  # pre-extracted facts skip the extractor
+
+    def __post_init__(self) -> None:
+        text = self.text
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InvalidInputError(f"record text is not valid UTF-8: {exc}") from None
+        if not isinstance(text, str):
+            raise InvalidInputError("record text must be a string")
+        if "\x00" in text:
+            raise InvalidInputError("record text contains a NUL character")
+        if len(text) > MAX_TEXT_CHARS:
+            raise InvalidInputError(
+                f"record text has {len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}"
+            )
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "participants", tuple(self.participants or ()))
+        object.__setattr__(self, "observed_at", _iso(self.observed_at, "observed_at"))
+        object.__setattr__(self, "stated_at", _iso(self.stated_at, "stated_at"))
+        object.__setattr__(self, "authority", Authority.parse(self.authority))
+        if self.facts is not None:
+            object.__setattr__(self, "facts", tuple(self.facts))
+        if self.pos is not None and (not isinstance(self.pos, int) or self.pos < 0):
+            raise InvalidInputError(f"record pos must be a non-negative integer, got {self.pos!r}")
+        if self.id is None:
+            # Content-addressed id: re-ingesting the same record is recognised.
+            digest = hashlib.sha256(
+                json.dumps([self.text, self.pos, self.speaker, self.observed_at, self.source])
+                .encode()
+            ).hexdigest()[:24]
+            object.__setattr__(self, "id", f"r-{digest}")
+        elif not str(self.id).strip() or len(str(self.id)) > 512:
+            raise InvalidInputError("record id must be 1-512 characters")
+
+    def with_pos(self, pos: int) -> Record:
+        return replace(self, pos=pos)
+
+    @property
+    def source_identity(self) -> str | None:
+        """Who said it: two records from one identity never contest each other."""
+        return self.speaker or self.source
+
+
+@dataclass
+class VersionState:
+    """One value of one key, as the controller sees it."""
+
+    uid: str
+    key: str
+    subject: str
+    relation: str
+    value: str
+    status: Status
+    pos: int
+    order: tuple[str, int]  # (valid time or "", pos): supersession order
+    authority: int
+    source: str | None
+    valid_from: str | None = None
+    valid_to: str | None = None
+    tx_from: str | None = None
+    tx_to: str | None = None
+    is_head: bool = False
+    # Versions this one replaced; several only when a late, older value was slotted in.
+    supersedes: list[str] = field(default_factory=list)
+    alternative_of: str | None = None
+    evidence: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["status"] = str(self.status)
+        d["order"] = list(self.order)
+        return d

@@ -1,0 +1,105 @@
+"""The graph's labels, constraints and indexes, declared with neomodel.
+
+``cypher/schema.cypher`` mirrors these declarations for auditors; a test checks that the
+two agree. The hot paths do not use neomodel objects: they run the files in ``cypher/``.
+"""
+
+from __future__ import annotations
+
+import io
+
+from neo4j import Driver
+from neomodel import (
+    ArrayProperty,
+    BooleanProperty,
+    IntegerProperty,
+    StringProperty,
+    StructuredNode,
+    db,
+)
+
+__all__ = ["SCHEMA_NODES", "install_schema"]
+
+
+class Evidence(StructuredNode):
+    """One immutable source record."""
+
+    uid = StringProperty(unique_index=True)  # "{ns}/{record id}"
+    ns = StringProperty(index=True)
+    record_id = StringProperty()  # the caller's id
+    pos = IntegerProperty(index=True)
+    text = StringProperty()
+    speaker = StringProperty()
+    participants = ArrayProperty(StringProperty())
+    observed_at = StringProperty()
+    stated_at = StringProperty()
+    source = StringProperty()
+    authority = IntegerProperty()
+    parse = StringProperty()  # facts / unresolved / no_fact
+
+
+class Entity(StructuredNode):
+    """A normalized name."""
+
+    uid = StringProperty(unique_index=True)  # "{ns}/{normalized name}"
+    ns = StringProperty(index=True)
+    key = StringProperty(index=True)
+    name = StringProperty()
+    aliases = ArrayProperty(StringProperty())
+
+
+class Version(StructuredNode):
+    """One value of one key."""
+
+    uid = StringProperty(unique_index=True)
+    ns = StringProperty(index=True)
+    kid = StringProperty(index=True)  # "{ns}/{key}": all versions of one key
+    head_of = StringProperty(unique_index=True)  # = kid on the head only: one head per key
+    key = StringProperty()
+    subject = StringProperty()
+    relation = StringProperty()
+    value = StringProperty()
+    status = StringProperty(index=True)
+    valid_from = StringProperty()
+    valid_to = StringProperty()
+    tx_from = StringProperty()
+    tx_to = StringProperty()
+    pos = IntegerProperty()
+    authority = IntegerProperty()
+    source = StringProperty()
+
+
+class Operation(StructuredNode):
+    """One applied write."""
+
+    uid = StringProperty(unique_index=True)
+    ns = StringProperty(index=True)
+    kind = StringProperty()
+    kid = StringProperty(index=True)
+    at = StringProperty()
+    pos = IntegerProperty()
+    fact = StringProperty()  # JSON of the fact as applied: lets the op log be replayed
+    note = StringProperty()
+
+
+class Tombstone(StructuredNode):
+    """A revocation or an erasure (sealed: no content)."""
+
+    uid = StringProperty(unique_index=True)
+    ns = StringProperty(index=True)
+    at = StringProperty()
+    reason = StringProperty()
+    sealed = BooleanProperty()
+    record_id = StringProperty(index=True)
+
+
+SCHEMA_NODES: tuple[type[StructuredNode], ...] = (Evidence, Entity, Version, Operation, Tombstone)
+
+
+def install_schema(driver: Driver) -> None:
+    """Create every constraint and index; running it again changes nothing."""
+    db.set_connection(driver=driver)
+    # neomodel reports "already exists" on a second install; that is the harmless case.
+    sink = io.StringIO()
+    for cls in SCHEMA_NODES:
+        db.install_labels(cls, quiet=True, stdout=sink)

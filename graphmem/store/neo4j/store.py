@@ -1,0 +1,247 @@
+"""The Neo4j adapter: runs the files in ``cypher/`` with parameters, nothing else."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from neo4j import Driver, GraphDatabase, ManagedTransaction
+from neo4j.exceptions import AuthError, ServiceUnavailable
+
+from graphmem._cypher import cypher
+from graphmem._errors import StoreUnavailableError
+from graphmem.domain.controller import KeyState, Plan
+from graphmem.domain.keys import normalize_name
+from graphmem.domain.model import Status, VersionState
+from graphmem.store.neo4j.schema import install_schema
+
+__all__ = ["Neo4jStore", "kid_of"]
+
+# Rows per UNWIND statement: large enough to amortize round trips, small enough for the heap.
+CHUNK = 5000
+
+
+def kid_of(ns: str, key: str) -> str:
+    return f"{ns}/{key}"
+
+
+def _chunks(rows: list[Any], size: int = CHUNK) -> Iterable[list[Any]]:
+    for i in range(0, len(rows), size):
+        yield rows[i : i + size]
+
+
+def _version_from_row(row: Mapping[str, Any]) -> VersionState:
+    return VersionState(
+        uid=row["uid"],
+        key=row["key"],
+        subject=row["subject"],
+        relation=row["relation"],
+        value=row["value"],
+        status=Status(row["status"]),
+        pos=int(row["pos"]),
+        order=(row.get("stated_at") or "", int(row["pos"])),
+        authority=int(row.get("authority") or 0),
+        source=row.get("source"),
+        valid_from=row.get("valid_from"),
+        valid_to=row.get("valid_to"),
+        tx_from=row.get("tx_from"),
+        tx_to=row.get("tx_to"),
+        is_head=row.get("head_of") is not None,
+        supersedes=list(row.get("supersedes") or []),
+        alternative_of=row.get("alternative_of"),
+        evidence=[u for u in row.get("evidence") or []],
+    )
+
+
+def _version_props(ns: str, v: VersionState) -> dict[str, Any]:
+    kid = kid_of(ns, v.key)
+    return {
+        "uid": v.uid, "ns": ns, "kid": kid, "head_of": kid if v.is_head else None,
+        "key": v.key, "subject": v.subject, "relation": v.relation, "value": v.value,
+        "status": str(v.status), "valid_from": v.valid_from, "valid_to": v.valid_to,
+        "tx_from": v.tx_from, "tx_to": v.tx_to, "pos": v.pos, "stated_at": v.order[0] or None,
+        "authority": v.authority, "source": v.source,
+    }
+
+
+class Neo4jStore:
+    """A Neo4j database reached over Bolt."""
+
+    def __init__(self, driver: Driver, database: str | None = None) -> None:
+        self.driver = driver
+        self.database = database
+
+    @classmethod
+    def connect(
+        cls, uri: str, auth: tuple[str, str] | None = None, database: str | None = None
+    ) -> Neo4jStore:
+        try:
+            # Notifications (e.g. 'relationship type does not exist yet' on an empty
+            # database) are not errors and would flood the log.
+            driver = GraphDatabase.driver(uri, auth=auth, notifications_min_severity="OFF")
+            driver.verify_connectivity()
+        except (ServiceUnavailable, AuthError, OSError, ValueError) as exc:
+            raise StoreUnavailableError(
+                f"cannot reach Neo4j at {uri}: {exc}. Start the local server with "
+                "'graphmem neo4j start' or set NEO4J_URI (and NEO4J_USER/NEO4J_PASSWORD)."
+            ) from exc
+        return cls(driver, database)
+
+    def close(self) -> None:
+        self.driver.close()
+
+    def install_schema(self) -> None:
+        install_schema(self.driver)
+
+    # -- generic -------------------------------------------------------------------
+    def run(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Run a named read query from ``cypher/``."""
+        records, _, _ = self.driver.execute_query(
+            cypher(name), dict(params), database_=self.database, routing_="r"
+        )
+        return [r.data() for r in records]
+
+    def run_write(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        records, _, _ = self.driver.execute_query(
+            cypher(name), dict(params), database_=self.database
+        )
+        return [r.data() for r in records]
+
+    # -- the write path -----------------------------------------------------------------
+    def known_records(self, ns: str, uids: Iterable[str]) -> dict[str, str]:
+        uid_list = list(uids)
+        found: dict[str, str] = {}
+        for chunk in _chunks(uid_list, 20000):
+            for row in self.run("known_records", {"uids": chunk}):
+                found[row["uid"]] = row["state"]
+        return found
+
+    def load_keys(self, ns: str, keys: Iterable[str]) -> dict[str, KeyState]:
+        key_list = list(dict.fromkeys(keys))
+        states = {k: KeyState(k) for k in key_list}
+        for chunk in _chunks(key_list, 20000):
+            rows = self.run("key_versions", {"kids": [kid_of(ns, k) for k in chunk]})
+            for row in rows:
+                v = _version_from_row(row["v"])
+                states[v.key].versions[v.uid] = v
+        return states
+
+    def write_plan(
+        self,
+        ns: str,
+        evidence: list[dict[str, Any]],
+        entities: list[dict[str, Any]],
+        plan: Plan,
+    ) -> None:
+        with self.driver.session(database=self.database) as session:
+            session.execute_write(self._write_plan_tx, ns, evidence, entities, plan)
+
+    @staticmethod
+    def _write_plan_tx(
+        tx: ManagedTransaction,
+        ns: str,
+        evidence: list[dict[str, Any]],
+        entities: list[dict[str, Any]],
+        plan: Plan,
+    ) -> None:
+        def run(name: str, **params: Any) -> None:
+            tx.run(cypher(name), params).consume()
+
+        for chunk in _chunks(evidence):
+            run("write_evidence", rows=chunk)
+        names = {}
+        for v in plan.new_versions.values():
+            for name in (v.subject, v.value):
+                names.setdefault(normalize_name(name), name)
+        entity_rows = [*entities] + [
+            {"uid": f"{ns}/{k}", "ns": ns, "key": k, "name": n} for k, n in names.items()
+        ]
+        for chunk in _chunks(entity_rows):
+            run("write_entities", rows=chunk)
+        if plan.discarded:
+            run("discard_versions", uids=plan.discarded)
+        new_rows = [
+            {
+                "props": {**_version_props(ns, v), "head_of": None},
+                "subject_uid": f"{ns}/{normalize_name(v.subject)}",
+                "object_uid": f"{ns}/{normalize_name(v.value)}",
+            }
+            for v in plan.new_versions.values()
+        ]
+        for chunk in _chunks(new_rows):
+            run("write_versions", rows=chunk)
+        # Heads move in two steps so the one-head constraint never sees two at once.
+        touched = [*plan.new_versions.values(), *plan.changed_versions.values()]
+        clear = [v.uid for v in plan.changed_versions.values()]
+        for chunk in _chunks(clear):
+            run("clear_heads", uids=chunk)
+        updates = [
+            {
+                "uid": v.uid, "status": str(v.status),
+                "head_of": kid_of(ns, v.key) if v.is_head else None,
+                "valid_to": v.valid_to, "tx_to": v.tx_to,
+            }
+            for v in touched
+        ]
+        for chunk in _chunks(updates):
+            run("update_versions", rows=chunk)
+        for name, pairs in (
+            ("link_supersedes", plan.supersedes),
+            ("link_alternatives", plan.alternatives),
+            ("link_supports", plan.supports),
+        ):
+            for chunk in _chunks([list(p) for p in pairs]):
+                run(name, pairs=chunk)
+        ops = [
+            {
+                "props": {
+                    "uid": op.uid, "ns": ns, "kind": str(op.kind), "kid": kid_of(ns, op.key),
+                    "at": op.at, "pos": op.pos, "fact": json.dumps(op.fact, ensure_ascii=False),
+                    "note": op.note,
+                },
+                "evidence": op.record_uid,
+                "applied_to": op.applied_to,
+            }
+            for op in plan.operations
+        ]
+        for chunk in _chunks(ops):
+            run("write_operations", rows=chunk)
+        tombs = [
+            {
+                "props": {"uid": t["uid"], "ns": ns, "at": t["at"], "reason": t["reason"],
+                          "sealed": False},
+                "version": t["version"],
+            }
+            for t in plan.tombstones
+        ]
+        if tombs:
+            run("write_tombstones", rows=tombs)
+
+    # -- erase ------------------------------------------------------------------------
+    def erase(self, ns: str, uid: str, doomed: list[str], plan: Plan, at: str) -> None:
+        """Delete the record, its ops and the versions only it supported, in one transaction."""
+
+        def work(tx: ManagedTransaction) -> None:
+            def run(name: str, **params: Any) -> list[dict[str, Any]]:
+                return [r.data() for r in tx.run(cypher(name), params)]
+
+            entity_uids = run("erase_entities_of", uids=doomed)[0]["uids"]
+            run("clear_heads", uids=[*plan.changed_versions, *doomed])
+            run(
+                "erase_delete", uid=uid, versions=doomed, ns=ns, at=at,
+                tomb_uid=f"{ns}/erased/{uid.split('/', 1)[1]}",
+            )
+            run("update_versions", rows=[
+                {"uid": v.uid, "status": str(v.status),
+                 "head_of": kid_of(ns, v.key) if v.is_head else None,
+                 "valid_to": v.valid_to, "tx_to": v.tx_to}
+                for v in plan.changed_versions.values()
+            ])
+            if plan.supersedes:
+                run("link_supersedes", pairs=[list(p) for p in plan.supersedes])
+            run("erase_orphan_entities", uids=entity_uids)
+
+        with self.driver.session(database=self.database) as session:
+            session.execute_write(work)
+
