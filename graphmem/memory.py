@@ -331,6 +331,12 @@ class Memory:
         work: list[tuple[str, FactContext, Fact]] = []
         for uid, r in fresh:
             extraction = self._extract(r, extractor)
+            try:
+                keys = [self.controller.key_for(f)[0] for f in extraction.facts]
+            except InvalidInputError as exc:
+                # A fact we cannot key is not guessed at: the record is kept raw.
+                report.errors.append({"id": r.id, "error": str(exc)})
+                extraction, keys = Extraction.unresolved(f"unkeyable fact: {exc}"), []
             if extraction.status is ParseStatus.UNRESOLVED:
                 report.unresolved += 1
             elif extraction.status is ParseStatus.NO_FACT:
@@ -343,12 +349,7 @@ class Memory:
                 "authority": int(r.authority), "parse": str(extraction.status),
                 "parse_note": extraction.reason or None,
             })
-            for i, fact in enumerate(extraction.facts):
-                try:
-                    key, _ = self.controller.key_for(fact)
-                except InvalidInputError as exc:
-                    report.errors.append({"id": r.id, "error": str(exc)})
-                    continue
+            for i, (fact, key) in enumerate(zip(extraction.facts, keys, strict=True)):
                 ctx = FactContext(
                     record_uid=uid, pos=int(r.pos or 0), fact_index=i, observed_at=observed,
                     stated_at=r.stated_at, authority=int(r.authority),
@@ -408,6 +409,7 @@ class Memory:
         return self._write_one(record, fact)
 
     def _write_one(self, record: Record, fact: Fact) -> WriteResult:
+        self.controller.key_for(fact)  # a bad relation fails here, before anything is written
         report = IngestReport()
         next_pos = self.store.run("max_pos", {"ns": self.namespace})[0]["pos"] + 1
         record = record.with_pos(next_pos) if record.pos is None else record

@@ -44,6 +44,8 @@ _SPACE = re.compile(r"\s+")
 def strip_korean_title(name: str) -> str:
     """'김민준님' → '김민준', '박 팀장님' → '박'. Only when a Hangul name stays behind."""
     s = name.strip()
+    if s in KOREAN_TITLES:  # the title alone is what the person is called
+        return s
     for title in KOREAN_TITLES:
         if s.endswith(title):
             rest = s[: -len(title)].rstrip()

@@ -1,0 +1,59 @@
+"""The neomodel declarations and cypher/schema.cypher describe the same schema."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from graphmem._cypher import cypher
+
+pytestmark = pytest.mark.integration
+
+
+def _declared() -> set[tuple[str, str, str]]:
+    found = set()
+    for m in re.finditer(r"CREATE (CONSTRAINT|INDEX) (\w+) IF NOT EXISTS FOR \(n:(\w+)\)"
+                         r"(?: REQUIRE| ON) \(?n\.(\w+)", cypher("schema")):
+        kind = "UNIQUENESS" if m.group(1) == "CONSTRAINT" else "RANGE"
+        found.add((kind, m.group(3), m.group(4)))
+    return found
+
+
+def _installed(memory) -> set[tuple[str, str, str]]:
+    run = memory.store.driver.execute_query
+    constraints = run(
+        "SHOW CONSTRAINTS YIELD type, labelsOrTypes, properties "
+        "RETURN type, labelsOrTypes[0] AS label, properties[0] AS prop"
+    ).records
+    indexes = run(
+        "SHOW INDEXES YIELD type, labelsOrTypes, properties, owningConstraint "
+        "WHERE owningConstraint IS NULL AND type = 'RANGE' "
+        "RETURN type, labelsOrTypes[0] AS label, properties[0] AS prop"
+    ).records
+    return {(r["type"], r["label"], r["prop"]) for r in [*constraints, *indexes]}
+
+
+def test_schema_file_mirrors_neomodel(memory):
+    declared = _declared()
+    assert len(declared) == 17
+    assert declared <= _installed(memory)
+
+
+def test_installing_twice_is_harmless(memory):
+    before = _installed(memory)
+    memory.store.install_schema()
+    for stmt in filter(str.strip, re.sub(r"//.*", "", cypher("schema")).split(";")):
+        memory.store.driver.execute_query(stmt)
+    assert _installed(memory) == before
+
+
+def test_the_database_itself_refuses_two_heads(memory):
+    from neo4j.exceptions import ConstraintError
+
+    memory.remember("door", "colour", "red")
+    memory.remember("door", "colour", "blue", intent="update")
+    with pytest.raises(ConstraintError):
+        memory.store.driver.execute_query(
+            "MATCH (v:Version {ns: $ns}) SET v.head_of = v.kid", ns=memory.namespace
+        )
