@@ -7,7 +7,6 @@ import os
 import re
 import time
 import urllib.parse
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -21,11 +20,10 @@ from graphmem.domain.controller import (
     Plan,
     stable_id,
 )
-from graphmem.domain.keys import RelationRegistry, make_key, normalize_name
+from graphmem.domain.keys import RelationRegistry, make_key
 from graphmem.domain.model import (
     Fact,
     Intent,
-    OpKind,
     ParseStatus,
     Record,
     Status,
@@ -165,10 +163,14 @@ class Explanation:
             alts = ", ".join(f"{a['value']!r} ({src(a)})" for a in self.alternatives)
             parts[0] += f" — contested by {alts}"
         for old in self.replaced[:3]:
-            verb = "contradicted" if old["status"] == Status.CONTRADICTED else "replaced"
             if old["status"] == Status.REVOKED:
-                verb = "restored after revoking"
+                continue
+            verb = "contradicted" if old["status"] == Status.CONTRADICTED else "replaced"
             parts.append(f"{verb} {old['value']}{when(old)}, {src(old)}")
+        for v in self.versions:
+            if v["status"] == Status.REVOKED:
+                at = (v.get("tombstones") or [{}])[-1].get("at") or ""
+                parts.append(f"{v['value']} was revoked {at[:10]}".rstrip())
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:

@@ -256,7 +256,8 @@ class Controller:
         if ctx.authority < head.authority:
             return OpKind.CONTEST, "lower authority than the head"
         if ctx.authority > head.authority:
-            return (OpKind.REJECT if intent is Intent.CORRECT else OpKind.ACCEPT), "higher authority"
+            kind = OpKind.REJECT if intent is Intent.CORRECT else OpKind.ACCEPT
+            return kind, "higher authority"
         if intent is Intent.CORRECT:
             return OpKind.REJECT, ""
         if (
@@ -460,7 +461,11 @@ class Controller:
                 restored.valid_to = None
                 restored.tx_to = None
                 plan.touch(restored)
-        elif old_head is not None and old_head.status is Status.CONTESTED and not state.alternatives():
+        elif (
+            old_head is not None
+            and old_head.status is Status.CONTESTED
+            and not state.alternatives()
+        ):
             old_head.status = Status.ACTIVE
             plan.touch(old_head)
 

@@ -114,7 +114,8 @@ class LocalNeo4j:
         pagecache: str | None = None,
     ) -> None:
         self.home = Path(home).expanduser() if home else default_home()
-        self.data_dir = (Path(data_dir).expanduser() if data_dir else self.home / "server").resolve()
+        data = Path(data_dir).expanduser() if data_dir else self.home / "server"
+        self.data_dir = data.resolve()
         self.bolt_port = bolt_port
         self.http_port = http_port
         self.heap = heap or os.environ.get("GRAPHMEM_NEO4J_HEAP", "2g")
@@ -239,7 +240,11 @@ class LocalNeo4j:
             return ServerStatus(**{**self.status().to_dict(), "reused": True})
         for port in (self.bolt_port, self.http_port):
             if _port_open(port):
-                what = "a Neo4j server not started from this data folder" if self._http_ok() else "another program"
+                what = (
+                    "a Neo4j server not started from this data folder"
+                    if self._http_ok()
+                    else "another program"
+                )
                 raise PortInUseError(
                     f"Port {port} is taken by {what}. Stop it, choose other ports "
                     "(--bolt-port/--http-port), or point graphmem at it with NEO4J_URI."
@@ -271,7 +276,8 @@ class LocalNeo4j:
         while time.monotonic() < deadline:
             if not _pid_alive(pid):
                 raise LocalNeo4jError(
-                    f"Neo4j exited during start-up; last lines of {self.log_path}:\n{self._log_tail()}"
+                    f"Neo4j exited during start-up; last lines of {self.log_path}:\n"
+                    f"{self._log_tail()}"
                 )
             if self._http_ok() and _port_open(self.bolt_port):
                 return

@@ -1,0 +1,376 @@
+"""The ``graphmem`` command: a thin layer over ``Memory`` and ``LocalNeo4j``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from graphmem._errors import GraphmemError
+
+DATA_DEFAULT = "../shared/data"
+
+
+def _connect(ctx: click.Context, **kwargs: Any):
+    from graphmem.memory import Memory
+
+    return Memory.connect(ctx.obj["uri"], ctx.obj["namespace"], **kwargs)
+
+
+def _json(obj: Any) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False, indent=2, default=str))
+
+
+class _Group(click.Group):
+    """Turns graphmem's own errors into one readable line and exit code 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except GraphmemError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(1)
+
+
+@click.group(cls=_Group)
+@click.option("--uri", envvar="NEO4J_URI", default=None,
+              help="Bolt URI of Neo4j (default: $NEO4J_URI, else the local server).")
+@click.option("-n", "--namespace", default="default", show_default=True,
+              help="Whose memory: every read and write stays inside it.")
+@click.pass_context
+def main(ctx: click.Context, uri: str | None, namespace: str) -> None:
+    """graphmem: agent memory in Neo4j, with evidence, history and 'why'.
+
+    \b
+    Example:
+      graphmem demo
+      graphmem -n alice why Minjun "5k personal best"
+    """
+    ctx.ensure_object(dict)
+    ctx.obj.update(uri=uri, namespace=namespace)
+
+
+# -- neo4j -----------------------------------------------------------------------------
+@main.group()
+def neo4j() -> None:
+    """Start, stop or inspect the local Neo4j server (no Docker needed).
+
+    \b
+    Example:
+      graphmem neo4j start --data-dir ~/graphmem-data
+    """
+
+
+def _server(data_dir: str | None, bolt_port: int, http_port: int, heap: str | None):
+    from graphmem.local_neo4j import LocalNeo4j
+
+    return LocalNeo4j(data_dir, bolt_port=bolt_port, http_port=http_port, heap=heap)
+
+
+_server_options = [
+    click.option("--data-dir", default=None, help="Where the database lives "
+                 "(default: $GRAPHMEM_HOME/server, GRAPHMEM_HOME defaults to ~/.cache/graphmem)."),
+    click.option("--bolt-port", default=7687, show_default=True),
+    click.option("--http-port", default=7474, show_default=True),
+]
+
+
+def _with_server_options(f):
+    for opt in reversed(_server_options):
+        f = opt(f)
+    return f
+
+
+@neo4j.command("start")
+@_with_server_options
+@click.option("--heap", default=None,
+              help="JVM heap, e.g. 2g (default $GRAPHMEM_NEO4J_HEAP or 2g).")
+def neo4j_start(data_dir: str | None, bolt_port: int, http_port: int, heap: str | None) -> None:
+    """Fetch (once) and start Neo4j 5.26; reuse it when already running.
+
+    \b
+    Example:
+      graphmem neo4j start
+    """
+    server = _server(data_dir, bolt_port, http_port, heap)
+    if not server.lib_dir.joinpath(".complete").exists():
+        click.echo("Fetching Neo4j jars from Maven Central (once)…", err=True)
+    status = server.start()
+    click.echo(("Reusing" if status.reused else "Started") + f" Neo4j (pid {status.pid})")
+    click.echo(f"  Bolt:    {status.bolt_url}")
+    click.echo(f"  Browser: {status.browser_url}")
+    click.echo(f"  Data:    {status.data_dir}")
+    click.echo(f"  Log:     {status.log_path}")
+
+
+@neo4j.command("stop")
+@_with_server_options
+def neo4j_stop(data_dir: str | None, bolt_port: int, http_port: int) -> None:
+    """Stop the local Neo4j (SIGTERM, then wait).
+
+    \b
+    Example:
+      graphmem neo4j stop
+    """
+    stopped = _server(data_dir, bolt_port, http_port, None).stop()
+    click.echo("Stopped Neo4j." if stopped else "No local Neo4j was running.")
+
+
+@neo4j.command("status")
+@_with_server_options
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+def neo4j_status(data_dir: str | None, bolt_port: int, http_port: int, as_json: bool) -> None:
+    """Say whether the local Neo4j runs, and where.
+
+    \b
+    Example:
+      graphmem neo4j status --json
+    """
+    status = _server(data_dir, bolt_port, http_port, None).status()
+    if as_json:
+        _json(status.to_dict())
+        return
+    if status.running:
+        click.echo(f"running (pid {status.pid})  Bolt {status.bolt_url}  "
+                   f"Browser {status.browser_url}")
+    else:
+        click.echo(f"not running (data {status.data_dir})")
+        sys.exit(3)
+
+
+# -- the main job ----------------------------------------------------------------------
+@main.command()
+@click.pass_context
+def demo(ctx: click.Context) -> None:
+    """Tell graphmem a short story and show what it remembers and why.
+
+    Starts the local Neo4j if needed; each run uses a fresh namespace.
+
+    \b
+    Example:
+      graphmem demo
+    """
+    from graphmem.demo import demo_namespace, run_demo
+    from graphmem.memory import Memory
+
+    ns = ctx.obj["namespace"] if ctx.obj["namespace"] != "default" else demo_namespace()
+    with Memory.connect(ctx.obj["uri"], ns) as mem:
+        run_demo(mem, click.echo)
+
+
+# -- writing -------------------------------------------------------------------------------
+@main.command()
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--batch-size", default=5000, show_default=True)
+@click.pass_context
+def ingest(ctx: click.Context, path: str, batch_size: int) -> None:
+    """Store records from a JSONL file (one record object per line).
+
+    Each line: {"text": ..., "id": ..., "speaker": ..., "observed_at": ...,
+    "facts": [{"subject": ..., "relation": ..., "value": ..., "intent": "update"}]}.
+
+    \b
+    Example:
+      graphmem -n alice ingest messages.jsonl
+    """
+    rows, bad = [], 0
+    with open(path, encoding="utf-8", errors="strict") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                bad += 1
+                click.echo(f"line {lineno}: not JSON ({exc})", err=True)
+    with _connect(ctx) as mem:
+        report = mem.ingest(rows, batch_size=batch_size, progress=True)
+    for err in report.errors:
+        click.echo(f"record {err.get('id') or err.get('index')}: {err['error']}", err=True)
+    click.echo(report.summary() + (f"; {bad} lines were not JSON" if bad else ""))
+
+
+@main.command()
+@click.argument("subject")
+@click.argument("relation")
+@click.argument("value")
+@click.option("--text", default=None, help="The record's text (default: the fact itself).")
+@click.option("--intent", default="assert", show_default=True,
+              type=click.Choice(["assert", "update", "correct", "confirm"]))
+@click.option("--speaker", default=None)
+@click.option("--authority", default=None,
+              type=click.Choice(["hearsay", "first_person", "official", "system"]))
+@click.option("--stated-at", default=None, help="When the value became true (ISO date).")
+@click.pass_context
+def remember(ctx: click.Context, subject: str, relation: str, value: str, **kw: Any) -> None:
+    """Store one fact with its record.
+
+    \b
+    Example:
+      graphmem remember Minjun "standup time" 9:30 --text "standup moved to 9:30" --intent update
+    """
+    with _connect(ctx) as mem:
+        r = mem.remember(subject, relation, value, **kw)
+    click.echo(f"{r.op}: {subject} / {relation} = {r.head!r} ({r.status})")
+
+
+@main.command()
+@click.argument("subject")
+@click.argument("relation")
+@click.pass_context
+def revoke(ctx: click.Context, subject: str, relation: str) -> None:
+    """Take back the current value; the one before becomes current again.
+
+    \b
+    Example:
+      graphmem revoke Minjun "5k personal best"
+    """
+    with _connect(ctx) as mem:
+        r = mem.revoke(subject, relation)
+    click.echo(f"{r.op}: {subject} / {relation} = {r.head!r} ({r.status})")
+
+
+@main.command()
+@click.argument("record_id")
+@click.pass_context
+def erase(ctx: click.Context, record_id: str) -> None:
+    """Erase a record and every value only it supported (GDPR-style).
+
+    \b
+    Example:
+      graphmem -n alice erase msg-0042
+    """
+    with _connect(ctx) as mem:
+        r = mem.erase(record_id)
+    click.echo(f"erased {record_id}: {r.versions_removed} versions removed, "
+               f"{r.keys_rematerialized} keys re-materialized")
+
+
+# -- reading -------------------------------------------------------------------------------
+@main.command()
+@click.argument("subject")
+@click.argument("relation")
+@click.option("--json", "as_json", is_flag=True, help="Print the full explanation as JSON.")
+@click.pass_context
+def why(ctx: click.Context, subject: str, relation: str, as_json: bool) -> None:
+    """Why do you remember this? Value, evidence, what it replaced, a Cypher query.
+
+    \b
+    Example:
+      graphmem why Minjun "5k personal best"
+    """
+    with _connect(ctx) as mem:
+        exp = mem.why(subject, relation)
+    if as_json:
+        _json(exp.to_dict())
+        return
+    click.echo(exp.text())
+    click.echo("\nCypher (paste into Neo4j Browser):")
+    click.echo(":param kid => " + json.dumps(exp.params["kid"], ensure_ascii=False))
+    click.echo(exp.cypher)
+    if exp.browser_url:
+        click.echo(f"Browser: {exp.browser_url}")
+
+
+@main.command()
+@click.argument("subject")
+@click.argument("relation")
+@click.pass_context
+def history(ctx: click.Context, subject: str, relation: str) -> None:
+    """The op log of one key, oldest first.
+
+    \b
+    Example:
+      graphmem history Minjun "5k personal best"
+    """
+    with _connect(ctx) as mem:
+        for op in mem.history(subject, relation):
+            value = (op["fact"] or {}).get("value") or "-"
+            click.echo(f"{op['pos']:>6} {op['kind']:<8} {value:<20} {op['text']!r}")
+
+
+@main.command()
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def audit(ctx: click.Context, name: str, as_json: bool) -> None:
+    """Run a named, read-only audit query from cypher/audit_*.cypher.
+
+    NAME is one of: two_heads, contested_keys, revoked_values, versions_without_evidence,
+    supersedes_cycles, supersedes_forward, heads.
+
+    \b
+    Example:
+      graphmem audit two_heads
+    """
+    with _connect(ctx, install_schema=False) as mem:
+        rows = mem.audit(name)
+    if as_json:
+        _json(rows)
+        return
+    for row in rows:
+        click.echo("  ".join(f"{k}={v}" for k, v in row.items()))
+    click.echo(f"({len(rows)} rows)")
+
+
+# -- benchmarks ----------------------------------------------------------------------------
+@main.group()
+def bench() -> None:
+    """Reproduce the numbers in BENCHMARKS.md.
+
+    \b
+    Example:
+      graphmem bench pmem --write BENCHMARKS.md
+    """
+
+
+@bench.command("pmem")
+@click.option("--cases", default=40, show_default=True, help="Cases per setting.")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
+              help="Also replace the P-Mem section of this Markdown file.")
+@click.pass_context
+def bench_pmem(ctx: click.Context, cases: int, seed: int, write: str | None) -> None:
+    """P-Mem controlled benchmark, state level, English and Korean.
+
+    \b
+    Example:
+      graphmem bench pmem --cases 40 --write BENCHMARKS.md
+    """
+    import time
+
+    from graphmem.bench import pmem
+    from graphmem.memory import Memory
+
+    Memory.connect(ctx.obj["uri"], "pmem-schema").close()  # starts Neo4j, installs the schema
+
+    def connect(ns: str, preserve_history: bool = True) -> Memory:
+        return Memory.connect(ctx.obj["uri"], ns, preserve_history=preserve_history,
+                              install_schema=False)
+
+    t0 = time.perf_counter()
+    rows = pmem.run(connect, cases=cases, seed=seed, progress=lambda m: click.echo(m, err=True))
+    text = pmem.table(rows)
+    click.echo(text)
+    click.echo(f"({time.perf_counter() - t0:.1f}s)")
+    if write:
+        cmd = f"graphmem bench pmem --cases {cases} --seed {seed} --write {write}"
+        _replace_section(Path(write), "pmem", f"Command: `{cmd}`\n\n{text}\n")
+
+
+def _replace_section(path: Path, name: str, body: str) -> None:
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    block = f"{start}\n{body}{end}"
+    if start in text and end in text:
+        text = text[: text.index(start)] + block + text[text.index(end) + len(end):]
+    else:
+        text = text.rstrip() + "\n\n" + block + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

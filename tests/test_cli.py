@@ -1,0 +1,84 @@
+"""The CLI: every command has --help with an example and is documented in the README."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from graphmem.cli import main
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _commands(group: click.Group, prefix: str = "") -> list[str]:
+    out = []
+    for name, cmd in group.commands.items():
+        full = f"{prefix}{name}"
+        if isinstance(cmd, click.Group):
+            out += _commands(cmd, full + " ")
+        else:
+            out.append(full)
+    return out
+
+
+COMMANDS = _commands(main)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_is_documented_in_the_readme(command):
+    assert f"graphmem {command}" in README.read_text(encoding="utf-8"), command
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_with_an_example(command):
+    result = CliRunner().invoke(main, [*command.split(), "--help"])
+    assert result.exit_code == 0
+    assert "Example:" in result.output
+    example = result.output.split("Example:", 1)[1]
+    assert "graphmem " in example and command.split()[-1] in example
+
+
+@pytest.mark.integration
+def test_remember_why_history_revoke_audit(neo4j_server, namespace):
+    run = lambda *a: CliRunner().invoke(  # noqa: E731
+        main, ["--uri", neo4j_server.bolt_url, "-n", namespace, *a], catch_exceptions=False)
+    assert "ACCEPT" in run("remember", "door", "colour", "red").output
+    assert "ACCEPT" in run("remember", "door", "colour", "blue", "--intent", "update").output
+    out = run("why", "door", "colour").output
+    assert "blue" in out and "replaced red" in out and "MATCH (v:Version" in out
+    data = json.loads(run("why", "door", "colour", "--json").output)
+    assert data["value"] == "blue"
+    assert "REVOKE" in run("revoke", "door", "colour").output
+    assert "ACCEPT" in run("history", "door", "colour").output
+    assert "(0 rows)" in run("audit", "two_heads").output
+
+
+@pytest.mark.integration
+def test_errors_are_one_line_and_exit_1(neo4j_server, namespace):
+    result = CliRunner().invoke(
+        main, ["--uri", neo4j_server.bolt_url, "-n", namespace, "revoke", "nothing", "here"])
+    assert result.exit_code == 1
+    assert result.output.startswith("error: ") and "no current value" in result.output
+
+
+@pytest.mark.integration
+def test_ingest_jsonl(neo4j_server, namespace, tmp_path):
+    path = tmp_path / "m.jsonl"
+    path.write_text(
+        json.dumps({"text": "door is red", "id": "1",
+                    "facts": [{"subject": "door", "relation": "colour", "value": "red"}]})
+        + "\nnot json\n"
+        + json.dumps({"text": "it's blue now", "id": "2",
+                      "facts": [{"subject": "door", "relation": "colour", "value": "blue",
+                                 "intent": "update"}]}) + "\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(
+        main, ["--uri", neo4j_server.bolt_url, "-n", namespace, "ingest", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "2 of 2 records stored" in result.output
+    assert "1 lines were not JSON" in result.output
