@@ -1,8 +1,9 @@
-// New versions, linked to their subject and object entities.
+// New versions, linked to their subject and object entities and to the record that
+// introduced them.
 UNWIND $rows AS r
-CREATE (v:Version)
-SET v = r.props
-WITH v, r
 MATCH (s:Entity {uid: r.subject_uid})
 MATCH (o:Entity {uid: r.object_uid})
-CREATE (v)-[:SUBJECT]->(s), (v)-[:OBJECT]->(o)
+MATCH (e:Evidence {uid: r.evidence})
+CREATE (v:Version)
+SET v = r.props
+CREATE (v)-[:SUBJECT]->(s), (v)-[:OBJECT]->(o), (v)-[:SUPPORTED_BY]->(e)

@@ -161,35 +161,37 @@ class Neo4jStore:
             run("write_entities", rows=chunk)
         if plan.discarded:
             run("discard_versions", uids=plan.discarded)
+        # Heads move in two steps so the one-head constraint never sees two at once:
+        # release the old heads, then write new and changed versions in their final state.
+        for chunk in _chunks([v.uid for v in plan.changed_versions.values()]):
+            run("clear_heads", uids=chunk)
         new_rows = [
             {
-                "props": {**_version_props(ns, v), "head_of": None},
+                "props": _version_props(ns, v),
                 "subject_uid": f"{ns}/{normalize_name(v.subject)}",
                 "object_uid": f"{ns}/{normalize_name(v.value)}",
+                "evidence": v.evidence[0],
             }
             for v in plan.new_versions.values()
         ]
         for chunk in _chunks(new_rows):
             run("write_versions", rows=chunk)
-        # Heads move in two steps so the one-head constraint never sees two at once.
-        touched = [*plan.new_versions.values(), *plan.changed_versions.values()]
-        clear = [v.uid for v in plan.changed_versions.values()]
-        for chunk in _chunks(clear):
-            run("clear_heads", uids=chunk)
         updates = [
             {
                 "uid": v.uid, "status": str(v.status),
                 "head_of": kid_of(ns, v.key) if v.is_head else None,
                 "valid_to": v.valid_to, "tx_to": v.tx_to,
             }
-            for v in touched
+            for v in plan.changed_versions.values()
         ]
         for chunk in _chunks(updates):
             run("update_versions", rows=chunk)
+        created = {(v.uid, v.evidence[0]) for v in plan.new_versions.values()}
+        supports = [p for p in plan.supports if p not in created]
         for name, pairs in (
             ("link_supersedes", plan.supersedes),
             ("link_alternatives", plan.alternatives),
-            ("link_supports", plan.supports),
+            ("link_supports", supports),
         ):
             for chunk in _chunks([list(p) for p in pairs]):
                 run(name, pairs=chunk)

@@ -1,0 +1,1 @@
+"""Readers that turn data files into ``Record`` streams."""
