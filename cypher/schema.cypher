@@ -6,6 +6,7 @@
 CREATE CONSTRAINT constraint_unique_Evidence_uid IF NOT EXISTS FOR (n:Evidence) REQUIRE n.uid IS UNIQUE;
 CREATE INDEX index_Evidence_ns IF NOT EXISTS FOR (n:Evidence) ON (n.ns);
 CREATE INDEX index_Evidence_pos IF NOT EXISTS FOR (n:Evidence) ON (n.pos);
+CREATE INDEX index_Evidence_parse IF NOT EXISTS FOR (n:Evidence) ON (n.parse);
 CREATE CONSTRAINT constraint_unique_Entity_uid IF NOT EXISTS FOR (n:Entity) REQUIRE n.uid IS UNIQUE;
 CREATE INDEX index_Entity_ns IF NOT EXISTS FOR (n:Entity) ON (n.ns);
 CREATE INDEX index_Entity_key IF NOT EXISTS FOR (n:Entity) ON (n.key);

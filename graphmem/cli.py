@@ -316,6 +316,37 @@ def audit(ctx: click.Context, name: str, as_json: bool) -> None:
     click.echo(f"({len(rows)} rows)")
 
 
+@main.command()
+@click.argument("question")
+@click.option("--hops", default=5, show_default=True, help="Closure depth (1-10).")
+@click.option("--budget", "budget_chars", default=60_000, show_default=True,
+              help="Characters of evidence, header included.")
+@click.option("--control", default="cmc", show_default=True,
+              type=click.Choice(["cmc", "prior_refresh", "stale_closure", "bm25_top100",
+                                 "bm25_matched", "dense_top100", "current_state",
+                                 "raw_history"]))
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def evidence(ctx: click.Context, question: str, hops: int, budget_chars: int, control: str,
+             as_json: bool) -> None:
+    """The records a reader must see to answer QUESTION, in source order.
+
+    \b
+    Example:
+      graphmem -n fc evidence "Which country is the author of Hard Times a citizen of?"
+    """
+    with _connect(ctx, install_schema=False) as mem:
+        ev = mem.evidence(question, hops=hops, budget_chars=budget_chars, control=control)
+    if as_json:
+        _json({"text": ev.text, "anchors": ev.anchors, "keys": ev.keys,
+               "fallback": ev.fallback, "records": [r.__dict__ for r in ev.records]})
+        return
+    click.echo(f"anchors: {', '.join(ev.anchors) or '(none)'}"
+               + ("   [no anchor: whole history]" if ev.fallback else ""))
+    click.echo(f"keys: {len(ev.keys)}   records: {len(ev.records)}   chars: {ev.chars}")
+    click.echo(ev.text)
+
+
 # -- benchmarks ----------------------------------------------------------------------------
 @main.group()
 def bench() -> None:
@@ -359,6 +390,42 @@ def bench_pmem(ctx: click.Context, cases: int, seed: int, write: str | None) -> 
     if write:
         cmd = f"graphmem bench pmem --cases {cases} --seed {seed} --write {write}"
         _replace_section(Path(write), "pmem", f"Command: `{cmd}`\n\n{text}\n")
+
+
+@bench.command("factconsolidation")
+@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
+              type=click.Path(file_okay=False), help="Folder holding factconsolidation/ "
+              "and mquake/.")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
+              help="Also replace the FactConsolidation section of this Markdown file.")
+@click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None,
+              help="Write the hop-sweep and latency plots (PNG) here.")
+@click.pass_context
+def bench_factconsolidation(ctx: click.Context, data_dir: str, write: str | None,
+                            plot_dir: str | None) -> None:
+    """FactConsolidation: parsing, ingest, answer-in-evidence per control, audit, latency.
+
+    \b
+    Example:
+      graphmem bench factconsolidation --data ../shared/data --write BENCHMARKS.md --plots docs
+    """
+    from graphmem.bench import factconsolidation as fc
+    from graphmem.memory import Memory
+
+    Memory.connect(ctx.obj["uri"], "fc-schema").close()
+    fixture = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / \
+        "factconsolidation_mh_ko.json"
+    res = fc.run(lambda ns: Memory.connect(ctx.obj["uri"], ns, install_schema=False),
+                 data_dir, korean_fixture=fixture, progress=lambda m: click.echo(m, err=True))
+    cmd = f"graphmem bench factconsolidation --data {data_dir}" + (
+        f" --write {write}" if write else "") + (f" --plots {plot_dir}" if plot_dir else "")
+    text = fc.markdown(res, cmd)
+    if plot_dir:
+        for p in fc.plots(res, Path(plot_dir)):
+            text += f"\n![{p.stem}]({p.as_posix()})\n"
+    click.echo(text)
+    if write:
+        _replace_section(Path(write), "factconsolidation", text)
 
 
 def _replace_section(path: Path, name: str, body: str) -> None:

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from graphmem._cypher import cypher
 from graphmem._errors import ConflictError, InvalidInputError, NotFoundError
+from graphmem.domain.aliases import KOREAN_ALIASES
 from graphmem.domain.controller import (
     Controller,
     FactContext,
@@ -20,6 +21,7 @@ from graphmem.domain.controller import (
     Plan,
     stable_id,
 )
+from graphmem.domain.evidence import Evidence
 from graphmem.domain.keys import RelationRegistry, make_key
 from graphmem.domain.model import (
     Fact,
@@ -29,10 +31,13 @@ from graphmem.domain.model import (
     Status,
     utc_now_iso,
 )
+from graphmem.evidence import EvidenceReader
 from graphmem.extract.base import Extraction, Extractor
+from graphmem.llm.base import LLMClient
+from graphmem.reader import Answer, read
 from graphmem.store.neo4j.store import Neo4jStore, kid_of
 
-__all__ = ["EraseReport", "Explanation", "IngestReport", "Memory", "WriteResult"]
+__all__ = ["EraseReport", "Evidence", "Explanation", "IngestReport", "Memory", "WriteResult"]
 
 _NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -212,6 +217,8 @@ class Memory:
             self.registry, namespace=self.namespace, preserve_history=preserve_history
         )
         self.http_url = http_url
+        self.aliases: dict[str, str] = dict(KOREAN_ALIASES)
+        self._reader = EvidenceReader(store, self.namespace, self.aliases)
 
     # -- connection ----------------------------------------------------------------
     @classmethod
@@ -331,8 +338,8 @@ class Memory:
         now = utc_now_iso()
         evidence_rows: list[dict[str, Any]] = []
         work: list[tuple[str, FactContext, Fact]] = []
-        for uid, r in fresh:
-            extraction = self._extract(r, extractor)
+        extractions = self._extract_all([r for _, r in fresh], extractor)
+        for (uid, r), extraction in zip(fresh, extractions, strict=True):
             try:
                 keys = [self.controller.key_for(f)[0] for f in extraction.facts]
             except InvalidInputError as exc:
@@ -375,6 +382,21 @@ class Memory:
         for kind, n in plan.op_counts().items():
             report.ops[kind] = report.ops.get(kind, 0) + n
         return plan
+
+    def _extract_all(
+        self, records: list[Record], extractor: Extractor | None
+    ) -> list[Extraction]:
+        """Extract a batch; extractors with ``extract_many`` (the LLM) get one call per batch."""
+        many = getattr(extractor, "extract_many", None)
+        todo = [r for r in records if r.facts is None]
+        if many is None or not todo:
+            return [self._extract(r, extractor) for r in records]
+        try:
+            got = dict(zip((id(r) for r in todo), many(todo), strict=True))
+        except Exception as exc:  # the batch is kept raw rather than lost
+            reason = f"extractor failed: {type(exc).__name__}: {exc}"
+            got = {id(r): Extraction.unresolved(reason) for r in todo}
+        return [got[id(r)] if r.facts is None else self._extract(r, None) for r in records]
 
     def _extract(self, record: Record, extractor: Extractor | None) -> Extraction:
         if record.facts is not None:
@@ -501,6 +523,27 @@ class Memory:
             subject, rel, heads[-1] if heads else None, versions,
             cypher=cypher("why_graph"), params=graph_params, browser_url=browser,
         )
+
+    def evidence(
+        self, question: str, hops: int = 5, budget_chars: int = 60_000, control: str = "cmc"
+    ) -> Evidence:
+        """The original records a reader needs to answer ``question``.
+
+        ``cmc``: anchor on the names in the question, walk the current graph outward
+        (depth < ``hops``), render the supporting records in source order within
+        ``budget_chars``. Other controls (``prior_refresh``, ``stale_closure``,
+        ``bm25_top100``, ``bm25_matched``, ``dense_top100``, ``current_state``,
+        ``raw_history``) use the same renderer and budget.
+        """
+        return self._reader.evidence(question, hops, budget_chars, control)
+
+    def answer(
+        self, question: str, reader: LLMClient, *, hops: int = 5, budget_chars: int = 60_000,
+        control: str = "cmc", timeout: float | None = None,
+    ) -> Answer:
+        """Evidence for ``question``, then one reader call (e.g. ``OllamaClient``)."""
+        ev = self.evidence(question, hops=hops, budget_chars=budget_chars, control=control)
+        return read(question, ev, reader, timeout=timeout)
 
     def history(self, subject: str, relation: str) -> list[dict[str, Any]]:
         kid = kid_of(self.namespace, self._key(subject, relation))

@@ -35,7 +35,7 @@ class Evidence(StructuredNode):
     stated_at = StringProperty()
     source = StringProperty()
     authority = IntegerProperty()
-    parse = StringProperty()  # facts / unresolved / no_fact
+    parse = StringProperty(index=True)  # facts / unresolved / no_fact
 
 
 class Entity(StructuredNode):

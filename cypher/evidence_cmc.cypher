@@ -1,0 +1,27 @@
+// Read path A (CMC): anchor, then close over the current graph, in one round trip.
+// $spans: candidate names from the question, {uid, start, end} with token offsets.
+// Anchors are the entities that exist, are the subject of some version, and are not
+// inside a longer match ("New York Times" beats "New York"). From them, every current
+// edge of every subject at shortest depth < $hops is selected (objects become subjects).
+UNWIND $spans AS c
+MATCH (a:Entity {uid: c.uid})
+WHERE EXISTS { (a)<-[:SUBJECT]-(:Version) }
+WITH collect({uid: a.uid, name: a.name, start: c.start, end: c.end}) AS found
+WITH [f IN found WHERE NONE(o IN found WHERE o.start <= f.start AND f.end <= o.end
+                                         AND o.end - o.start > f.end - f.start)] AS anchors
+CALL (anchors) {
+  UNWIND anchors AS an
+  MATCH (a:Entity {uid: an.uid})
+  MATCH p = ANY SHORTEST (a)(()<-[:SUBJECT]-(hop:Version WHERE hop.head_of IS NOT NULL)-[:OBJECT]->()){0,9}(s:Entity)
+  WHERE size(hop) < $hops
+  WITH s, min(size(hop)) AS depth
+  MATCH (s)<-[:SUBJECT]-(v:Version)
+  WHERE v.head_of IS NOT NULL
+  RETURN collect({
+    uid: v.uid, key: v.key, subject: v.subject, relation: v.relation, value: v.value,
+    depth: depth,
+    evidence: [(v)-[:SUPPORTED_BY]->(e:Evidence) |
+               e {.pos, .text, .record_id, .speaker, .observed_at}]
+  }) AS edges
+}
+RETURN [x IN anchors | x.name] AS anchors, edges

@@ -1,0 +1,100 @@
+"""Block assembly for read path A: records in source order under a character budget.
+
+Pure functions: which records, in which order, how many fit. No database here.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+__all__ = [
+    "EVIDENCE_HEADER",
+    "Evidence",
+    "EvidenceRecord",
+    "answer_in_text",
+    "normalize_answer",
+    "render",
+]
+
+EVIDENCE_HEADER = "Here is a list of records from memory (a higher number is newer):\n"
+
+
+@dataclass(frozen=True)
+class EvidenceRecord:
+    pos: int
+    text: str
+    id: str | None = None
+    speaker: str | None = None
+    observed_at: str | None = None
+
+    def line(self) -> str:
+        return f"{self.pos}. {self.text}\n"
+
+
+@dataclass
+class Evidence:
+    """What ``Memory.evidence`` returns. Programs rely on these fields; keep them stable.
+
+    - ``text``: the rendered evidence (header + one numbered record per line);
+    - ``records``: the records in ``text``, in source order;
+    - ``anchors``: entity names found in the question;
+    - ``keys``: the selected keys (``subject / relation``), deduplicated;
+    - ``fallback``: True when nothing was selected and the whole history was used.
+    """
+
+    text: str
+    records: list[EvidenceRecord]
+    anchors: list[str]
+    keys: list[str]
+    fallback: bool
+    control: str = "cmc"
+    hops: int = 5
+    truncated: bool = False
+    stats: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def chars(self) -> int:
+        return len(self.text)
+
+
+def render(
+    records: Iterable[EvidenceRecord], budget_chars: int, header: str = EVIDENCE_HEADER
+) -> tuple[str, list[EvidenceRecord], bool]:
+    """Dedupe by position, sort in source order, keep the newest whole records that fit.
+
+    The budget counts the header. Returns (text, kept records, truncated?).
+    """
+    by_pos: dict[int, EvidenceRecord] = {}
+    for r in records:
+        by_pos.setdefault(r.pos, r)
+    ordered = [by_pos[p] for p in sorted(by_pos)]
+    room = budget_chars - len(header)
+    kept: list[EvidenceRecord] = []
+    for r in reversed(ordered):  # newest first: the newest contiguous suffix survives
+        size = len(r.line())
+        if size > room:
+            break
+        kept.append(r)
+        room -= size
+    kept.reverse()
+    return header + "".join(r.line() for r in kept), kept, len(kept) < len(ordered)
+
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCT = str.maketrans("", "", string.punctuation)
+
+
+def normalize_answer(s: str) -> str:
+    """MemoryAgentBench's normalization: lower, no punctuation, no articles, one space."""
+    s = s.lower().translate(_PUNCT)
+    s = _ARTICLES.sub(" ", s)
+    return " ".join(s.split())
+
+
+def answer_in_text(golds: Iterable[str], text: str) -> bool:
+    """Is any normalized gold a substring of the normalized text?"""
+    norm = normalize_answer(text)
+    return any(normalize_answer(g) and normalize_answer(g) in norm for g in golds)

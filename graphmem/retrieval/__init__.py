@@ -1,0 +1,1 @@
+"""In-process retrieval used by the comparison controls and the memory block ranker."""

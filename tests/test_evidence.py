@@ -1,0 +1,179 @@
+"""Read path A: the closure contract, the renderer, controls and bad input (real Neo4j)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from graphmem import Fact, InvalidInputError, Memory, Record
+from graphmem.domain.evidence import EvidenceRecord as ER
+from graphmem.domain.evidence import answer_in_text, normalize_answer, render
+
+pytestmark = pytest.mark.integration
+
+
+def _facts(memory, rows):
+    memory.ingest([
+        Record(text, id=str(pos), pos=pos, facts=(Fact(s, r, v, i),))
+        for pos, (text, s, r, v, i) in enumerate(rows)
+    ])
+
+
+MEETING = [
+    ("The weekly meeting is held in room A.", "weekly meeting", "held in", "room A", "assert"),
+    ("Room A is on floor 2.", "room A", "floor", "2", "assert"),
+    ("Room B is on floor 5.", "room B", "floor", "5", "assert"),
+    ("The canteen is on floor 1.", "canteen", "floor", "1", "assert"),
+    ("The weekly meeting moved to room B.", "weekly meeting", "held in", "room B", "update"),
+]
+
+
+def test_meeting_moved_brings_in_the_record_that_never_mentions_it(memory):
+    _facts(memory, MEETING)
+    ev = memory.evidence("What floor is the weekly meeting on?")
+    assert ev.anchors == ["weekly meeting"] and not ev.fallback
+    texts = [r.text for r in ev.records]
+    assert texts == ["Room B is on floor 5.", "The weekly meeting moved to room B."]
+    assert [r.pos for r in ev.records] == sorted(r.pos for r in ev.records)
+    # Selecting before refreshing keeps room A's floor and misses room B's.
+    prior = [r.text for r in memory.evidence("What floor is the weekly meeting on?",
+                                             control="prior_refresh").records]
+    assert "Room A is on floor 2." in prior and "Room B is on floor 5." not in prior
+    stale = [r.text for r in memory.evidence("What floor is the weekly meeting on?",
+                                             control="stale_closure").records]
+    assert "The weekly meeting is held in room A." in stale
+
+
+def test_no_anchor_falls_back_to_the_whole_history_under_budget(memory):
+    _facts(memory, MEETING)
+    ev = memory.evidence("Who won the cup?", budget_chars=200)
+    assert ev.fallback and ev.anchors == []
+    assert len(ev.text) <= 200
+    assert ev.records[-1].text == MEETING[-1][0]  # the newest records survive
+
+
+def test_unresolved_records_are_always_handed_over(memory):
+    _facts(memory, MEETING)
+    memory.ingest([Record("He said it might move again.", id="u", pos=99)])
+    ev = memory.evidence("What floor is the weekly meeting on?")
+    assert ev.records[-1].text == "He said it might move again."
+
+
+def test_every_control_runs_with_the_same_renderer(memory):
+    _facts(memory, MEETING)
+    for control in ("cmc", "prior_refresh", "stale_closure", "bm25_top100", "bm25_matched",
+                    "current_state", "raw_history"):
+        ev = memory.evidence("What floor is the weekly meeting on?", control=control)
+        assert ev.text.startswith("Here is a list of records")
+        assert ev.control == control
+    with pytest.raises(InvalidInputError, match="embedder"):
+        memory.evidence("weekly meeting", control="dense_top100")
+
+
+@pytest.mark.parametrize(
+    ("question", "hops"),
+    [("", 5), ("   ", 5), ("x" * 100_000, 5), ("weekly meeting", 0), ("weekly meeting", 50)],
+)
+def test_bad_input_is_a_clear_error(memory, question, hops):
+    with pytest.raises(InvalidInputError):
+        memory.evidence(question, hops=hops)
+
+
+def test_cypher_in_a_question_is_inert_text(memory):
+    _facts(memory, MEETING)
+    before = memory.counts()
+    q = "weekly meeting'}) MATCH (n) DETACH DELETE n //"
+    ev = memory.evidence(q)
+    assert ev.anchors == ["weekly meeting"]
+    assert memory.counts() == before
+
+
+def test_korean_particles_and_aliases_anchor(memory):
+    _facts(memory, [
+        ("Christian Abbiati plays the position of goalkeeper.", "Christian Abbiati",
+         "position", "goalkeeper", "assert"),
+        ("The capital of Italy is Rome.", "Italy", "capital", "Rome", "assert"),
+        ("Sketches by Boz was written by Charles Dickens.", "Sketches by Boz", "author",
+         "Charles Dickens", "assert"),
+        ("김민준 is on the platform team.", "김민준", "team", "platform", "assert"),
+    ])
+    assert memory.evidence("Christian Abbiati가 맡은 포지션은?").anchors == ["Christian Abbiati"]
+    assert memory.evidence("\"Sketches by Boz\"의 저자는?").anchors == ["Sketches by Boz"]
+    assert memory.evidence("이탈리아의 수도는?").anchors == ["Italy"]
+    assert memory.evidence("김민준님에게 무슨 팀인지 물어봐").anchors == ["김민준"]
+
+
+def test_maximal_match_wins(memory):
+    _facts(memory, [
+        ("New York is in the United States.", "New York", "country", "United States", "assert"),
+        ("The New York Times is written in English.", "The New York Times", "language",
+         "English", "assert"),
+    ])
+    assert memory.evidence("Which language was The New York Times written in?").anchors == [
+        "The New York Times"]
+
+
+def test_render_keeps_newest_whole_records():
+    recs = [ER(i, "x" * 10) for i in range(10)]
+    text, kept, truncated = render(recs + recs[:3], budget_chars=80, header="H\n")
+    assert truncated and [r.pos for r in kept] == [5, 6, 7, 8, 9]  # 5 lines of 14 chars
+    assert len(text) <= 80
+
+
+def test_normalized_substring_scoring():
+    assert normalize_answer("The United  States!") == "united states"
+    assert answer_in_text(["the Philippines"], "7774. field hockey ... Philippines.")
+    assert answer_in_text(["Peru"], "Perugia is a city")  # a plain substring rule, as published
+    assert not answer_in_text(["Lima"], "Perugia is a city")
+
+
+# -- the contract as a property: currency and bounded coverage ---------------------------
+NAMES = ["a", "b", "c", "d", "e"]
+fact_st = st.tuples(st.sampled_from(NAMES), st.sampled_from(["r1", "r2"]),
+                    st.sampled_from(NAMES))
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(facts=st.lists(fact_st, min_size=1, max_size=15), anchor=st.sampled_from(NAMES),
+       hops=st.integers(1, 4))
+def test_closure_is_current_and_covers_every_subject_within_reach(neo4j_server, facts,
+                                                                    anchor, hops):
+    mem = Memory.connect(neo4j_server.bolt_url, f"c-{uuid.uuid4().hex[:10]}",
+                         auth=neo4j_server.auth, install_schema=False)
+    try:
+        records = [Record(f"ent{s} {r} ent{o}", id=str(i), pos=i,
+                          facts=(Fact(f"ent{s}", r, f"ent{o}", "update"),))
+                   for i, (s, r, o) in enumerate(facts)]
+        mem.ingest(records)
+        current: dict[tuple[str, str], tuple[str, list[int]]] = {}
+        for i, (s, r, o) in enumerate(facts):  # last write wins, computed independently
+            old = current.get((f"ent{s}", r))
+            if old and old[0] == f"ent{o}":
+                old[1].append(i)  # the same value again supports the current version
+            else:
+                current[(f"ent{s}", r)] = (f"ent{o}", [i])
+        depth, frontier = {f"ent{anchor}": 0}, [f"ent{anchor}"]
+        while frontier:
+            nxt = []
+            for s in frontier:
+                for (subj, _r), (obj, _) in current.items():
+                    if subj == s and obj not in depth:
+                        depth[obj] = depth[s] + 1
+                        nxt.append(obj)
+            frontier = nxt
+        expected = {(s, r) for (s, r) in current if s in depth and depth[s] < hops}
+        ev = mem.evidence(f"tell me about ent{anchor}", hops=hops)
+        if not any(s == f"ent{anchor}" for s, _ in current):
+            assert ev.fallback
+            return
+        got = {tuple(k.split(" / ")) for k in ev.keys}
+        assert got == {(s, r.lower()) for s, r in expected}
+        # Currency: every record handed over supports a current value.
+        current_pos = {i for (_, support) in current.values() for i in support}
+        assert {r.pos for r in ev.records} <= current_pos
+    finally:
+        mem.close()
