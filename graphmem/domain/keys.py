@@ -17,6 +17,7 @@ from graphmem._errors import InvalidInputError, UnknownRelationError
 
 __all__ = [
     "KEY_SEP",
+    "KOREAN_TITLES",
     "Cardinality",
     "RelationRegistry",
     "make_key",

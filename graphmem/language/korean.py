@@ -1,0 +1,268 @@
+"""Korean analysis with kiwipiepy: where a name ends and its particles begin.
+
+Korean writes case particles, the copula and honorifics onto the word they follow
+("김민준님에게", "Christian Abbiati가", "\"Sketches by Boz\"의"), so whole-string
+matching misses most mentions (seed 000: 31% of questions anchor; particle-aware 99%)
+and naive prefix matching finds names inside other names. A registered name counts
+only where it starts a word and is followed by nothing but particles, endings, the
+copula or a title/honorific — which the morphological analysis decides, not a list.
+
+Kiwi takes over a second to load, so one instance is created per process on first use
+and shared; analyzers are plain objects that are cheap to construct. User words go into
+that shared instance (registering a name helps every analyzer), and a lock serializes
+registration and analysis because Kiwi rebuilds its dictionary when words are added.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from graphmem.domain.keys import KOREAN_TITLES
+from graphmem.language.base import (
+    NameSpan,
+    Token,
+    clean_names,
+    maximal_spans,
+    may_occur,
+    merge_name_tokens,
+    name_regex,
+)
+
+if TYPE_CHECKING:
+    from kiwipiepy import Kiwi
+
+__all__ = [
+    "HONORIFIC_FORMS",
+    "KoreanAnalyzer",
+    "name_spans",
+    "shared_kiwi",
+    "strip_particles_and_honorifics",
+]
+
+# Title and honorific morphemes as Kiwi emits them: "팀장님" is 팀장/NNG + 님/XSN.
+HONORIFIC_FORMS = frozenset(
+    {t.removesuffix("님") for t in KOREAN_TITLES if t.removesuffix("님")} | {"님"}
+)
+# Suffixes (XSN) that may follow a name: honorific 님, the affectionate 이 ("민준이가"), plural.
+_NAME_SUFFIXES = frozenset({"님", "씨", "이", "들"})
+_CLOSING_PUNCT = frozenset({"SSC", "SF", "SP", "SE", "SO", "SW"})
+_QUOTES = "\"'“”‘’「」『』《》〈〉"
+
+_lock = threading.RLock()
+_kiwi: Kiwi | None = None
+_registered: set[str] = set()
+
+
+def shared_kiwi() -> Kiwi:
+    """The process-wide Kiwi instance, created on first use.
+
+    Kiwi initializes lazily at the first analysis (about 1.5 s); adding user words makes
+    the next analysis rebuild (about 1 s), so names are registered in batches.
+    """
+    global _kiwi
+    if _kiwi is None:
+        with _lock:
+            if _kiwi is None:
+                from kiwipiepy import Kiwi
+
+                # The built-in multi-word WikiData dictionary quadruples load time and every
+                # rebuild after add_user_word; the names that matter are registered by us.
+                _kiwi = Kiwi(load_multi_dict=False)
+    return _kiwi
+
+
+def _register(names: Iterable[str]) -> None:
+    kiwi = shared_kiwi()
+    with _lock:
+        for name in names:
+            if name in _registered:
+                continue
+            # Kiwi refuses some strings; their spans are still found by text match.
+            with contextlib.suppress(ValueError, RuntimeError):
+                kiwi.add_user_word(name, "NNP")
+            _registered.add(name)
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _is_affix(form: str, tag: str) -> bool:
+    """May follow a name inside the same word without changing who is named."""
+    if tag.startswith(("J", "E")) or tag == "VCP":
+        return True
+    if tag == "XSN":
+        return form in _NAME_SUFFIXES or form in HONORIFIC_FORMS
+    return tag in ("NNG", "NNB", "NNP") and form in HONORIFIC_FORMS
+
+
+class KoreanAnalyzer:
+    """Kiwi tokens, sentences and particle-aware name spans; cheap to construct."""
+
+    lang = "ko"
+
+    def __init__(self, user_words: Iterable[str] = ()) -> None:
+        self._names: set[str] = set()
+        self._pending: set[str] = set()
+        self.add_user_words(user_words)
+
+    @property
+    def user_words(self) -> frozenset[str]:
+        return frozenset(self._names)
+
+    def add_user_words(self, names: Iterable[str]) -> None:
+        """Register names as NNP user words (sent to Kiwi on first use, not now)."""
+        new = set(clean_names(names)) - self._names
+        self._names |= new
+        self._pending |= new
+
+    def _flush(self) -> None:
+        if self._pending:
+            pending, self._pending = self._pending, set()
+            _register(pending)
+
+    def _raw(self, text: str) -> list[Any]:
+        self._flush()
+        kiwi = shared_kiwi()
+        with _lock:
+            return list(kiwi.tokenize(text))
+
+    def tokens(self, text: str) -> list[Token]:
+        """Kiwi morphemes with offsets; predicates carry their lemma ("옮기다") as ``norm``.
+
+        A morpheme without surface of its own (the zero-length copula in "3시야") has
+        ``start == end`` and its morpheme as ``text``.
+        """
+        raw = self._raw(text)
+        out = []
+        for t in raw:
+            tag = str(t.tag)
+            norm = getattr(t, "lemma", t.form) if tag.startswith("V") else t.form
+            out.append(Token(
+                text[t.start:t.start + t.len] or t.form, norm, t.start, t.start + t.len, tag,
+                tag.startswith("J"),
+            ))
+        if self._names:
+            spans = self._spans(text, clean_names(self._names), raw)
+            out = merge_name_tokens(text, out, spans, "NNP")
+        return out
+
+    def sentences(self, text: str) -> list[str]:
+        self._flush()
+        kiwi = shared_kiwi()
+        with _lock:
+            sents = kiwi.split_into_sents(text)
+        return [s.text.strip() for s in sents if s.text.strip()]
+
+    def name_spans(self, text: str, names: Iterable[str] | None = None) -> list[NameSpan]:
+        """Registered names that start a word and are followed only by particles/titles.
+
+        "김민준님에게" → (0, 3, "김민준"); "김민준호" has no span: 호 is not a particle.
+        Names passed here are registered as user words first.
+        """
+        wanted = clean_names(self._names if names is None else names)
+        if not wanted:
+            return []
+        self.add_user_words(wanted)
+        return self._spans(text, wanted, None)
+
+    def _spans(self, text: str, wanted: list[str], raw: list[Any] | None) -> list[NameSpan]:
+        spans: list[NameSpan] = []
+        folded = text.casefold()
+        for name in wanted:
+            if not may_occur(name, folded):
+                continue
+            for m in name_regex(name).finditer(text):
+                s, e = m.span()
+                if s > 0 and _is_word(text[s - 1]):
+                    continue  # inside another word: "이민준" in "김이민준"
+                tail_end = e
+                while tail_end < len(text) and _is_word(text[tail_end]):
+                    tail_end += 1
+                if tail_end > e:
+                    if raw is None:
+                        raw = self._raw(text)
+                    if not _tail_is_affixes(raw, e, tail_end):
+                        continue
+                spans.append(NameSpan(s, e, name))
+        return maximal_spans(spans)
+
+    def strip_particles_and_honorifics(self, text: str) -> str:
+        """A mention without trailing particles, copula, titles and honorifics.
+
+        "김민준님에게" → "김민준", "이민준 팀장님은" → "이민준",
+        "\"Sketches by Boz\"의" → "Sketches by Boz". A title alone ("팀장님") is what the
+        person is called and is kept.
+        """
+        s = text.strip()
+        if not s:
+            return s
+        raw = self._raw(s)
+        first = s[: _cut_trailing(raw, len(s), _is_grammatical)].rstrip()
+        second = first[: _cut_trailing(raw, len(first), _is_title)].rstrip()
+        result = second if second.strip(_QUOTES + " ") else first
+        return result.strip().strip(_QUOTES).strip() or s
+
+
+def _is_grammatical(form: str, tag: str) -> bool:
+    """Particles, endings, the copula and closing punctuation: never part of a name."""
+    return tag.startswith(("J", "E")) or tag == "VCP" or tag in _CLOSING_PUNCT
+
+
+def _is_title(form: str, tag: str) -> bool:
+    """Titles and honorific suffixes: not part of a name unless nothing else is left."""
+    return _is_affix(form, tag) and not _is_grammatical(form, tag)
+
+
+def _tail_is_affixes(raw: list[Any], start: int, end: int) -> bool:
+    """Tokens of text[start:end] are all affixes, and no token crosses ``start``."""
+    covered = start
+    found = False
+    for t in raw:
+        t_end = t.start + t.len
+        if t.start < start < t_end:
+            return False  # the analyzer reads the name's end as part of a longer word
+        if start <= t.start < end:
+            if not _is_affix(t.form, str(t.tag)):
+                return False
+            found = True
+            covered = max(covered, t_end)
+    return found and covered >= end
+
+
+def _cut_trailing(raw: list[Any], limit: int, removable: Callable[[str, str], bool]) -> int:
+    """Where the trailing run of removable tokens (ending at or before ``limit``) starts."""
+    cut = limit
+    for t in reversed(raw):
+        t_end = t.start + t.len
+        if t.start >= limit:
+            continue
+        if removable(t.form, str(t.tag)) and t_end <= limit:
+            cut = min(cut, t.start)
+            continue
+        # never cut into a kept token (Kiwi may report overlapping offsets: "했어")
+        return max(cut, min(t_end, limit))
+    return cut
+
+
+_default: KoreanAnalyzer | None = None
+
+
+def _default_analyzer() -> KoreanAnalyzer:
+    global _default
+    if _default is None:
+        _default = KoreanAnalyzer()
+    return _default
+
+
+def strip_particles_and_honorifics(text: str) -> str:
+    """Module-level shortcut for ``KoreanAnalyzer().strip_particles_and_honorifics``."""
+    return _default_analyzer().strip_particles_and_honorifics(text)
+
+
+def name_spans(text: str, names: Iterable[str]) -> list[NameSpan]:
+    """Module-level shortcut: particle-aware spans of ``names`` in ``text``."""
+    return _default_analyzer().name_spans(text, names)
