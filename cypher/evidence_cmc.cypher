@@ -3,6 +3,7 @@
 // Anchors are the entities that exist, are the subject of some version, and are not
 // inside a longer match ("New York Times" beats "New York"). From them, every current
 // edge of every subject at shortest depth < $hops is selected (objects become subjects).
+// Unresolved records of the namespace come back too: the reader always gets them.
 UNWIND $spans AS c
 MATCH (a:Entity {uid: c.uid})
 WHERE EXISTS { (a)<-[:SUBJECT]-(:Version) }
@@ -24,4 +25,10 @@ CALL (anchors) {
                e {.pos, .text, .record_id, .speaker, .observed_at}]
   }) AS edges
 }
-RETURN [x IN anchors | x.name] AS anchors, edges
+CALL () {
+  MATCH (e:Evidence {parse: 'unresolved'})
+  USING INDEX e:Evidence(parse)
+  WHERE e.ns = $ns
+  RETURN collect(e {.pos, .text, .record_id, .speaker, .observed_at}) AS unresolved
+}
+RETURN [x IN anchors | x.name] AS anchors, edges, unresolved

@@ -151,7 +151,7 @@ class EvidenceReader:
         if fallback or control == "raw_history":
             snap = self.snapshot()
             records = list(snap.records.values())
-        else:
+        elif control != "cmc":  # cmc's query returned the unresolved records already
             records = records + self._unresolved()
         text, kept, truncated = render(records, budget_chars)
         return Evidence(
@@ -161,15 +161,16 @@ class EvidenceReader:
         )
 
     def _cmc(self, question: str, hops: int) -> tuple[list[str], list[str], list[EvidenceRecord]]:
-        rows = self.store.run("evidence_cmc", {"spans": self._spans(question), "hops": hops})
-        if not rows:
-            return [], [], []
-        edges = sorted(rows[0]["edges"], key=lambda e: (e["depth"], e["key"]))
+        rows = self.store.run(
+            "evidence_cmc", {"spans": self._spans(question), "hops": hops, "ns": self.ns}
+        )
+        row = rows[0]
+        edges = sorted(row["edges"], key=lambda e: (e["depth"], e["key"]))
         keys = list(dict.fromkeys(f"{e['subject']} / {e['relation']}" for e in edges))
+        found = [ev for e in edges for ev in e["evidence"]] + list(row["unresolved"])
         records = [EvidenceRecord(ev["pos"], ev["text"], ev["record_id"], ev["speaker"],
-                                  ev["observed_at"])
-                   for e in edges for ev in e["evidence"]]
-        return list(rows[0]["anchors"]), keys, records
+                                  ev["observed_at"]) for ev in found]
+        return list(row["anchors"]), keys, records
 
     def _anchors(self, question: str) -> tuple[list[str], list[str]]:
         rows = self.store.run("anchors", {"spans": self._spans(question)})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from graphmem.domain.keys import normalize_name, strip_korean_title
 
@@ -48,6 +49,13 @@ KOREAN_PARTICLES = tuple(sorted(
 
 
 MAX_SPAN_TOKENS = 12
+
+
+@lru_cache(maxsize=8)
+def _normalized_aliases(items: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    return {normalize_name(k): normalize_name(v) for k, v in items}
+
+
 MAX_QUESTION_TOKENS = 400
 
 
@@ -64,7 +72,7 @@ def candidate_spans(
     variants = [
         [tuple(normalize_name(v).split()) for v in _token_variants(t)] for t in raw
     ]
-    alias_map = {normalize_name(k): normalize_name(v) for k, v in (aliases or {}).items()}
+    alias_map = _normalized_aliases(tuple(sorted((aliases or {}).items())))
     out: dict[tuple[str, int, int], None] = {}
     n = len(variants)
     for i in range(n):

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from graphmem._errors import InvalidInputError, UnknownRelationError
@@ -58,6 +59,7 @@ def strip_korean_title(name: str) -> str:
     return s
 
 
+@lru_cache(maxsize=262_144)
 def normalize_name(name: str) -> str:
     """Case, punctuation, possessive and whitespace; Korean titles dropped."""
     s = unicodedata.normalize("NFKC", str(name))
