@@ -13,7 +13,9 @@ from typing import Any, Literal
 
 from graphmem._cypher import cypher
 from graphmem._errors import ConflictError, InvalidInputError, NotFoundError
+from graphmem.blocks import BlockServer
 from graphmem.domain.aliases import KOREAN_ALIASES
+from graphmem.domain.block import Block
 from graphmem.domain.controller import (
     Controller,
     FactContext,
@@ -219,6 +221,7 @@ class Memory:
         self.http_url = http_url
         self.aliases: dict[str, str] = dict(KOREAN_ALIASES)
         self._reader = EvidenceReader(store, self.namespace, self.aliases)
+        self._blocks: BlockServer | None = None
 
     # -- connection ----------------------------------------------------------------
     @classmethod
@@ -254,6 +257,8 @@ class Memory:
         )
 
     def close(self) -> None:
+        if self._blocks is not None:
+            self._blocks.close()
         self.store.close()
 
     def __enter__(self) -> Memory:
@@ -544,6 +549,28 @@ class Memory:
         """Evidence for ``question``, then one reader call (e.g. ``OllamaClient``)."""
         ev = self.evidence(question, hops=hops, budget_chars=budget_chars, control=control)
         return read(question, ev, reader, timeout=timeout)
+
+    def block(
+        self, request: str, partner: str, now: str | None = None, deadline_ms: float = 10, *,
+        fresh: bool = False, identity: str = "posterior", gate: str = "slot", k: int = 6,
+        max_chars: int = 800, tau: float = 0.5,
+    ) -> Block:
+        """The ``[Relevant memory]`` block for an unfinished message to ``partner``.
+
+        Built from current values only. ``identity``: ``posterior`` (pick the most likely of
+        several people a name could mean), ``hard`` (only records with the partner), or
+        ``none``. ``gate``: ``slot`` (abstain unless a line states the requested slot),
+        ``margin``, or ``none``. ``fresh=True`` reads Neo4j now and waits at most
+        ``deadline_ms`` before serving the snapshot. Never raises: a bad request gets an
+        empty block with a reason.
+        """
+        if self._blocks is None:
+            self._blocks = BlockServer(self.store, self.namespace)
+            self._blocks.start()
+        return self._blocks.block(
+            request, partner, now, deadline_ms, fresh=fresh, identity=identity,  # type: ignore[arg-type]
+            gate=gate, k=k, max_chars=max_chars, tau=tau,  # type: ignore[arg-type]
+        )
 
     def history(self, subject: str, relation: str) -> list[dict[str, Any]]:
         kid = kid_of(self.namespace, self._key(subject, relation))

@@ -105,3 +105,22 @@ class BM25F:
                     s += idf * wtf / (self.k1 + wtf)
             out[d] = s
         return out
+
+    def score_fields(self, query: str, fields: Mapping[str, str]) -> float:
+        """Score a document outside the index with the index's statistics (fresh reads)."""
+        terms = set(self.tokenize(query))
+        tf = {f: Counter(self.tokenize(fields.get(f, "") or "")) for f in self.weights}
+        lens = {f: sum(c.values()) for f, c in tf.items()}
+        s = 0.0
+        for t in terms:
+            wtf = 0.0
+            for f, w in self.weights.items():
+                n = tf[f].get(t, 0)
+                if n:
+                    wtf += w * n / (1 - self.b + self.b * lens[f] / self.avg[f])
+            if wtf:
+                df = self.df.get(t, 0)
+                idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+                s += idf * wtf / (self.k1 + wtf)
+        return s
+

@@ -40,6 +40,17 @@ def test_schema_file_mirrors_neomodel(memory):
     assert declared <= _installed(memory)
 
 
+def test_fulltext_index_on_record_text(memory):
+    assert "CREATE FULLTEXT INDEX fulltext_index_Evidence_text" in cypher("schema")
+    rows = memory.store.driver.execute_query(
+        "SHOW FULLTEXT INDEXES YIELD name, labelsOrTypes, properties, options "
+        "RETURN name, labelsOrTypes, properties, options"
+    ).records
+    mine = [r for r in rows if r["name"] == "fulltext_index_Evidence_text"]
+    assert mine and mine[0]["properties"] == ["text"]
+    assert mine[0]["options"]["indexConfig"]["fulltext.analyzer"] == "cjk"
+
+
 def test_installing_twice_is_harmless(memory):
     before = _installed(memory)
     memory.store.install_schema()

@@ -12,6 +12,7 @@ from neo4j import Driver
 from neomodel import (
     ArrayProperty,
     BooleanProperty,
+    FulltextIndex,
     IntegerProperty,
     StringProperty,
     StructuredNode,
@@ -28,7 +29,8 @@ class Evidence(StructuredNode):
     ns = StringProperty(index=True)
     record_id = StringProperty()  # the caller's id
     pos = IntegerProperty(index=True)
-    text = StringProperty()
+    # Full-text (Lucene, CJK bigrams for Hangul): fresh candidate retrieval for blocks.
+    text = StringProperty(fulltext_index=FulltextIndex(analyzer="cjk"))
     speaker = StringProperty()
     participants = ArrayProperty(StringProperty())
     observed_at = StringProperty()

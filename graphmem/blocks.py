@@ -1,0 +1,250 @@
+"""Serving memory blocks on a deadline (seed 004 §4): snapshot (RCU) and fresh modes.
+
+A background worker follows Neo4j by a position watermark and publishes an immutable
+``BlockSnapshot`` through one reference swap; a request reads whatever snapshot is
+current and never waits for a lock. Fresh mode hands the request to a pre-started worker
+that reads Neo4j now (Lucene full-text candidates) and waits at most the deadline, then
+falls back to the snapshot.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from graphmem.domain.block import (
+    ActiveRecord,
+    Block,
+    BlockLine,
+    identity_posterior,
+    mention_candidates,
+    render_block,
+    requested_slot,
+)
+from graphmem.domain.keys import normalize_name, normalize_relation
+from graphmem.domain.model import _iso, utc_now_iso
+from graphmem.extract.slots import DEFAULT_SLOTS, SlotSpec
+from graphmem.retrieval.bm25 import BM25F, simple_tokens
+from graphmem.store.neo4j.store import Neo4jStore
+
+__all__ = ["BlockServer", "BlockSnapshot"]
+
+FIELD_WEIGHTS = {"body": 1.0, "entity": 2.5, "participant": 2.0}
+Identity = Literal["posterior", "hard", "none"]
+Gate = Literal["slot", "margin", "none"]
+_TERM = re.compile(r"\w+", re.UNICODE)
+
+
+def _row(r: Mapping[str, Any]) -> ActiveRecord:
+    return ActiveRecord(
+        pos=r["pos"], record_id=r["record_id"], text=r["text"], observed_at=r["observed_at"],
+        participants=tuple(r["participants"] or ()), speaker=r["speaker"],
+        facts=tuple(tuple(f) for f in r["facts"]), keyed=bool(r["keyed"]),
+    )
+
+
+def _fields(r: ActiveRecord) -> dict[str, str]:
+    return {"body": r.text, "entity": " ".join(r.entities),
+            "participant": " ".join(r.participants)}
+
+
+@dataclass(frozen=True)
+class BlockSnapshot:
+    """An immutable view of a namespace's active records with its indexes."""
+
+    records: tuple[ActiveRecord, ...]
+    index: BM25F
+    entities: tuple[str, ...]
+    comention: Mapping[str, Mapping[str, float]]
+    last_seen: Mapping[str, str]
+    watermark: Mapping[str, int]
+    built_at: float
+
+    @classmethod
+    def build(cls, rows: Iterable[Mapping[str, Any]], watermark: Mapping[str, int],
+              tokenize=simple_tokens) -> BlockSnapshot:
+        records = tuple(_row(r) for r in rows)
+        comention: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        last_seen: dict[str, str] = {}
+        entities: dict[str, None] = {}
+        for r in records:
+            for e in r.entities:
+                entities[e] = None
+                en = normalize_name(e)
+                if r.observed_at and r.observed_at > last_seen.get(en, ""):
+                    last_seen[en] = r.observed_at
+                for p in r.participants:
+                    comention[normalize_name(p)][en] += 1.0
+        index = BM25F([_fields(r) for r in records], FIELD_WEIGHTS, tokenize=tokenize)
+        return cls(records, index, tuple(entities), {k: dict(v) for k, v in comention.items()},
+                   last_seen, dict(watermark), time.time())
+
+
+class BlockServer:
+    """Builds blocks for one namespace; owns the snapshot publisher and the fresh worker."""
+
+    def __init__(self, store: Neo4jStore, namespace: str,
+                 slots: Iterable[SlotSpec] = DEFAULT_SLOTS, poll_interval: float = 0.05,
+                 tokenize=simple_tokens) -> None:
+        self.store = store
+        self.ns = namespace
+        self.slots = tuple(slots)
+        self.tokenize = tokenize
+        self.poll_interval = poll_interval
+        self._snapshot: BlockSnapshot | None = None
+        self._stop = threading.Event()
+        self._publisher: threading.Thread | None = None
+        self._fresh = ThreadPoolExecutor(max_workers=2, thread_name_prefix="graphmem-fresh")
+        self._fresh.submit(lambda: None).result()  # pre-start a worker thread
+
+    # -- the snapshot (read-copy-update) -----------------------------------------------
+    def refresh(self) -> BlockSnapshot:
+        """Rebuild the snapshot now if Neo4j moved on; publish it with one assignment."""
+        mark = self.store.run("watermark", {"ns": self.ns})[0]
+        snap = self._snapshot
+        if snap is None or snap.watermark != mark:
+            rows = self.store.run("active_view", {"ns": self.ns})
+            snap = BlockSnapshot.build(rows, mark, self.tokenize)
+            self._snapshot = snap  # the one reference swap readers see
+        return snap
+
+    def start(self) -> None:
+        if self._publisher is None:
+            self.refresh()
+            self._publisher = threading.Thread(target=self._follow, name="graphmem-snapshot",
+                                               daemon=True)
+            self._publisher.start()
+
+    def _follow(self) -> None:
+        while not self._stop.wait(self.poll_interval):
+            try:
+                self.refresh()
+            except Exception:  # a transient Neo4j error: keep serving the old snapshot
+                time.sleep(self.poll_interval)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._fresh.shutdown(wait=False, cancel_futures=True)
+
+    @property
+    def snapshot(self) -> BlockSnapshot:
+        snap = self._snapshot
+        return snap if snap is not None else self.refresh()
+
+    # -- requests ------------------------------------------------------------------------
+    def block(self, request: str, partner: str, now: str | None = None, deadline_ms: float = 10,
+              *, fresh: bool = False, identity: Identity = "posterior", gate: Gate = "slot",
+              k: int = 6, max_chars: int = 800, tau: float = 0.5, margin: float = 0.2,
+              ) -> Block:
+        t0 = time.perf_counter()
+        try:
+            now = _iso(now, "now") or utc_now_iso()
+            request = "" if request is None else str(request)
+            partner = "" if partner is None else str(partner)
+            snap = self.snapshot
+            block: Block | None = None
+            fell_back = False
+            if fresh and deadline_ms > 0:
+                future = self._fresh.submit(self._fresh_block, request, partner, now, snap,
+                                            identity, gate, k, max_chars, tau, margin)
+                try:
+                    block = future.result(timeout=deadline_ms / 1000.0)
+                except FutureTimeout:
+                    future.cancel()
+                    fell_back = True
+                except Exception:
+                    fell_back = True
+            elif fresh:
+                fell_back = True
+            if block is None:
+                block = self._compose(request, partner, now, snap, None, identity, gate,
+                                      k, max_chars, tau, margin)
+            block.fell_back = fell_back
+        except Exception as exc:  # never let a block request fail the caller
+            block = Block("", [], abstained=True, reason=f"error: {type(exc).__name__}")
+        block.latency_ms = (time.perf_counter() - t0) * 1000
+        return block
+
+    def _fresh_block(self, request: str, partner: str, now: str, snap: BlockSnapshot,
+                     identity: Identity, gate: Gate, k: int, max_chars: int, tau: float,
+                     margin: float) -> Block:
+        terms = list(dict.fromkeys(_TERM.findall(f"{request} {partner}")))[:64]
+        if not terms:
+            return Block("", [], abstained=True, reason="empty request")
+        q = " OR ".join(f'"{t}"' for t in terms)
+        rows = self.store.run("fresh_candidates", {"q": q, "ns": self.ns, "limit": 200})
+        return self._compose(request, partner, now, snap, [_row(r) for r in rows], identity,
+                             gate, k, max_chars, tau, margin)
+
+    def _rank(self, snap: BlockSnapshot, request: str, partner: str,
+              pool: list[ActiveRecord] | None) -> list[tuple[ActiveRecord, float]]:
+        """BM25F with the partner's name added to the query; the pool defaults to the
+        whole snapshot, a fresh pool is scored with the snapshot's statistics."""
+        query = f"{request} {partner}"
+        if pool is None:
+            ranked = [(snap.records[i], s) for i, s in snap.index.scores(query).items()]
+        else:
+            ranked = [(r, snap.index.score_fields(query, _fields(r))) for r in pool]
+        ranked = [(r, s) for r, s in ranked if s > 0]
+        ranked.sort(key=lambda rs: (-rs[1], -rs[0].pos))
+        return ranked
+
+    def _compose(self, request: str, partner: str, now: str, snap: BlockSnapshot,
+                 pool: list[ActiveRecord] | None, identity: Identity, gate: Gate, k: int,
+                 max_chars: int, tau: float, margin: float) -> Block:
+        if not request.strip():
+            return Block("", [], abstained=True, reason="empty request")
+        ranked = self._rank(snap, request, partner, pool)
+        p_norm = normalize_name(partner)
+        # Identity: which stored entity does each mention mean?
+        cands = mention_candidates(request, snap.entities)
+        posterior: dict[str, float] = {}
+        excluded: set[str] = set()
+        for _mention, es in cands.items():
+            if len(es) == 1:
+                posterior[es[0]] = 1.0
+                continue
+            post = identity_posterior(es, partner, snap.comention, snap.last_seen, now)
+            posterior.update(post)
+            if identity == "posterior":
+                best = max(post, key=post.get)
+                excluded |= {e for e in es if e != best}
+        if not cands and partner:
+            posterior[partner] = 1.0
+        if identity == "hard":
+            ranked = [(r, s) for r, s in ranked
+                      if p_norm in {normalize_name(p) for p in r.participants}]
+        elif identity == "posterior" and excluded:
+            ex = {normalize_name(e) for e in excluded}
+            ranked = [(r, s) for r, s in ranked
+                      if not ({normalize_name(e) for e in r.entities} & ex)]
+        lines = [BlockLine(r, s) for r, s in ranked]
+        slot = requested_slot(request, [(sp.name, (*sp.nouns_en, *sp.nouns_ko), sp.value_type)
+                                        for sp in self.slots])
+        top = lines[:k]
+        post_norm = {normalize_name(e): p for e, p in posterior.items()}
+        if gate == "slot" and slot is not None:
+            want = normalize_relation(slot)
+            ok = any(rel == want and post_norm.get(normalize_name(subj), 0.0) >= tau
+                     for ln in top for subj, rel, _ in ln.record.facts)
+            if not ok:
+                return Block("", [], abstained=True, reason=f"no line states {slot!r}",
+                             slot=slot, posterior=posterior)
+        elif gate in ("slot", "margin"):
+            if not top:
+                return Block("", [], abstained=True, reason="nothing matched", slot=slot,
+                             posterior=posterior)
+            second = lines[len(top)].score if len(lines) > len(top) else 0.0
+            if top[0].score <= 0 or (second and (top[0].score - second) / top[0].score < margin):
+                return Block("", [], abstained=True, reason="no clear winner (margin gate)",
+                             slot=slot, posterior=posterior)
+        text, kept = render_block(top, k, max_chars)
+        return Block(text, kept, abstained=not kept, slot=slot, posterior=posterior,
+                     reason="" if kept else "nothing matched")

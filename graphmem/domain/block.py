@@ -1,0 +1,216 @@
+"""Read path B (seed 004): the memory block for one request, as plain functions.
+
+A block is ``[Relevant memory]`` and at most k lines / 800 characters, each
+``- (observed date, to PARTNER) text``, built only from the active view. Ranking is
+BM25F over body / entity / participant; identity picks one of several entities a
+mention could mean; a slot gate abstains when no line states the requested slot.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from graphmem.domain.keys import normalize_name, strip_korean_title
+
+__all__ = [
+    "BLOCK_HEADER",
+    "ActiveRecord",
+    "Block",
+    "BlockLine",
+    "identity_posterior",
+    "mention_candidates",
+    "render_block",
+    "requested_slot",
+]
+
+BLOCK_HEADER = "[Relevant memory]"
+MAX_LINES = 6
+MAX_CHARS = 800
+
+
+@dataclass(frozen=True)
+class ActiveRecord:
+    """A record in the active view: it supports a current value, or no value at all."""
+
+    pos: int
+    record_id: str
+    text: str
+    observed_at: str | None
+    participants: tuple[str, ...]
+    speaker: str | None
+    facts: tuple[tuple[str, str, str], ...] = ()  # (subject, relation, value), current only
+    keyed: bool = False  # True when the record supports any version (current or not)
+
+    @property
+    def entities(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(s for s, _, _ in self.facts))
+
+
+@dataclass(frozen=True)
+class BlockLine:
+    record: ActiveRecord
+    score: float
+
+    def render(self) -> str:
+        date = (self.record.observed_at or "")[:10] or "undated"
+        partner = ", ".join(self.record.participants) or "unknown"
+        return f"- ({date}, to {partner}) {self.record.text}"
+
+
+@dataclass
+class Block:
+    """What ``Memory.block`` returns: the text to prepend, and why it looks as it does."""
+
+    text: str
+    lines: list[BlockLine]
+    abstained: bool = False
+    fell_back: bool = False  # the deadline passed: served from the snapshot
+    reason: str = ""
+    slot: str | None = None
+    posterior: dict[str, float] = field(default_factory=dict)
+    latency_ms: float = 0.0
+    snapshot_age: int = 0  # operations the snapshot was behind when it was read
+
+    @property
+    def line_texts(self) -> list[str]:
+        return [ln.render() for ln in self.lines]
+
+
+def render_block(lines: Sequence[BlockLine], k: int = MAX_LINES,
+                 max_chars: int = MAX_CHARS) -> tuple[str, list[BlockLine]]:
+    """Header plus the best lines that fit k lines and max_chars (header included)."""
+    kept: list[BlockLine] = []
+    size = len(BLOCK_HEADER)
+    for ln in lines:
+        if len(kept) >= k:
+            break
+        add = len(ln.render()) + 1
+        if size + add > max_chars:
+            continue
+        kept.append(ln)
+        size += add
+    if not kept:
+        return "", []
+    return BLOCK_HEADER + "\n" + "\n".join(ln.render() for ln in kept), kept
+
+
+# -- identity ---------------------------------------------------------------------------
+_WORD = re.compile(r"[\w'’]+", re.UNICODE)
+_HANGUL_NAME = re.compile(r"^[\uac00-\ud7a3]{3}$")
+
+
+def name_parts(full_name: str) -> set[str]:
+    """The parts a person may be called by: 'Minjun Kim' -> {minjun, kim};
+    '김민준' -> {민준, 김민준}. Used to find which stored entities a mention could mean."""
+    norm = normalize_name(full_name)
+    parts = set(norm.split())
+    if _HANGUL_NAME.match(norm):
+        parts.add(norm[1:])  # the given name of a three-syllable Korean name
+    parts.add(norm)
+    return parts
+
+
+def mention_candidates(request: str, entities: Iterable[str]) -> dict[str, list[str]]:
+    """For each mention in the request, the stored entities it could mean.
+
+    A full name matches only itself; a given name matches every entity that has it.
+    """
+    by_part: dict[str, list[str]] = {}
+    for e in entities:
+        for p in name_parts(e):
+            by_part.setdefault(p, []).append(e)
+    out: dict[str, list[str]] = {}
+    tokens = [normalize_name(strip_korean_title(t)) for t in _WORD.findall(request)]
+    tokens = [t for t in tokens if t]
+    for i, tok in enumerate(tokens):
+        two = f"{tok} {tokens[i + 1]}" if i + 1 < len(tokens) else None
+        if two and two in by_part and len(by_part[two]) == 1:
+            out[two] = by_part[two]
+            continue
+        variants = [tok] + [tok[: -len(p)] for p in _KO_PARTICLES if tok.endswith(p)
+                            and len(tok) - len(p) >= 2]
+        for v in variants:
+            if v in by_part:
+                if any(v in k.split() for k in out):  # already part of a full-name match
+                    break
+                out[v] = sorted(set(by_part[v]))
+                break
+    return out
+
+
+_KO_PARTICLES = ("님이랑", "님과", "님하고", "님에게", "님께", "님이", "님은", "님의", "님",
+                 "씨랑", "씨와", "씨의", "씨", "이랑", "랑", "하고", "와", "과", "의", "이",
+                 "가", "은", "는", "에게", "한테")
+
+
+def _days(a: str | None, b: str | None) -> float:
+    if not a or not b:
+        return 365.0
+    try:
+        return abs((datetime.fromisoformat(b) - datetime.fromisoformat(a)).total_seconds()) / 86400
+    except (ValueError, TypeError):
+        return 365.0
+
+
+def identity_posterior(
+    candidates: Sequence[str], partner: str, comention: Mapping[str, Mapping[str, float]],
+    last_seen: Mapping[str, str], now: str, temperature: float = 0.5,
+) -> dict[str, float]:
+    """Seed 004: s(e) = 1[e = P] + share of P's co-mention weight on e
+    + 0.25 * 2^(-age/30 days); posterior = softmax(s / T)."""
+    p_norm = normalize_name(partner)
+    weights = comention.get(p_norm, {})
+    total = sum(weights.values()) or 1.0
+    scores = {}
+    for e in candidates:
+        en = normalize_name(e)
+        s = 1.0 * (en == p_norm)
+        s += weights.get(en, 0.0) / total
+        s += 0.25 * 2 ** (-_days(last_seen.get(en), now) / 30.0)
+        scores[e] = s
+    if not scores:
+        return {}
+    m = max(scores.values())
+    exp = {e: math.exp((s - m) / temperature) for e, s in scores.items()}
+    z = sum(exp.values())
+    return {e: v / z for e, v in exp.items()}
+
+
+# -- the requested slot ----------------------------------------------------------------------
+_TIME_ENDINGS = re.compile(r"(\bat\s*$|\bwhen\b|\bwhat time\b|몇\s*시|시에\s*$|언제)", re.I)
+_ROOM_ENDINGS = re.compile(r"(\bin\s*$|\bwhere\b|\bwhich room\b|어디|어느\s*방|에서\s*$)", re.I)
+
+
+def requested_slot(request: str, slots: Iterable[tuple[str, Sequence[str], str]]) -> str | None:
+    """The slot a request asks for, from its noun and its ending; None when unclear.
+
+    ``slots``: (name, nouns, value type). A noun that announces several slots (meeting →
+    time or room) is settled by the ending: "is at" / "몇 시" → time, "is in" / "어디" → room.
+    """
+    text = request.casefold()
+    hits = []
+    for name, nouns, vtype in slots:
+        if any(n.casefold() in text for n in nouns):
+            hits.append((name, vtype))
+    if len(hits) == 1:
+        return hits[0][0]
+    if len(hits) > 1:
+        if _TIME_ENDINGS.search(request):
+            narrowed = [n for n, t in hits if t == "time"]
+        elif _ROOM_ENDINGS.search(request):
+            narrowed = [n for n, t in hits if t == "room"]
+        else:
+            narrowed = []
+        if len(narrowed) == 1:
+            return narrowed[0]
+        # Prefer the slot whose own noun is most specific (longest match).
+        best = sorted(hits, key=lambda h: -max(
+            (len(n) for s, ns, _ in slots if s == h[0] for n in ns if n.casefold() in text),
+            default=0))
+        if len(best) > 1:
+            return None
+    return None
