@@ -1,0 +1,104 @@
+"""Read path B: blocks are current, the right person's, or empty — and never raise."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from graphmem import Fact, Record
+
+pytestmark = pytest.mark.integration
+
+
+def _store(memory):
+    memory.ingest([
+        Record("The standup with Minjun Kim is at 9:30.", participants=("Minjun Kim",),
+               observed_at="2026-05-01", facts=(Fact("Minjun Kim", "meeting time", "9:30"),)),
+        Record("Moved: the standup with Minjun Kim is now at 10:15.",
+               participants=("Minjun Kim",), observed_at="2026-05-03",
+               facts=(Fact("Minjun Kim", "meeting time", "10:15", "update"),)),
+        Record("Minjun Lee's sync is at 14:00.", participants=("Minjun Lee",),
+               observed_at="2026-05-02", facts=(Fact("Minjun Lee", "meeting time", "14:00"),)),
+        Record("김민준님 회의실은 B회의실이에요.", participants=("김민준",),
+               observed_at="2026-05-02", facts=(Fact("김민준", "meeting room", "B회의실"),)),
+        Record("Lunch was great today.", participants=("Jiyoung Park",),
+               observed_at="2026-05-02"),
+    ])
+
+
+def test_block_serves_the_current_value_only(memory):
+    _store(memory)
+    b = memory.block("the standup with Minjun is at", "Minjun Kim", now="2026-05-05")
+    assert not b.abstained
+    assert b.text.startswith("[Relevant memory]\n- (2026-05-03, to Minjun Kim)")
+    assert "10:15" in b.text and "9:30" not in b.text  # the superseded record never serves
+    assert len(b.text) <= 800 and len(b.lines) <= 6
+
+
+def test_identity_posterior_picks_the_partners_minjun(memory):
+    _store(memory)
+    b = memory.block("the sync with Minjun is at", "Minjun Lee", now="2026-05-05")
+    assert "14:00" in b.text and "10:15" not in b.text
+    assert max(b.posterior, key=b.posterior.get) == "Minjun Lee"
+
+
+def test_hard_participant_filter(memory):
+    _store(memory)
+    b = memory.block("Minjun Lee's sync is at", "Minjun Kim", now="2026-05-05",
+                     identity="hard", gate="none")
+    assert "14:00" not in b.text  # third-party facts are lost under the hard filter
+
+
+def test_slot_gate_abstains_when_no_line_states_the_slot(memory):
+    _store(memory)
+    b = memory.block("the deadline for Minjun is", "Minjun Kim", now="2026-05-05")
+    assert b.abstained and b.text == "" and b.slot == "deadline"
+
+
+def test_korean_request(memory):
+    _store(memory)
+    b = memory.block("민준님이랑 회의는 어디에서", "김민준", now="2026-05-05")
+    assert "B회의실" in b.text, b.reason
+
+
+@pytest.mark.parametrize(
+    ("request_text", "partner"),
+    [("", "Minjun Kim"), ("Привет, когда встреча?", "Minjun Kim"),
+     ("the standup with Minjun is at", ""), ("the standup is at", "Somebody New"),
+     ("x" * 50_000, "Minjun Kim"), (None, None)],
+)
+def test_odd_requests_never_raise(memory, request_text, partner):
+    _store(memory)
+    b = memory.block(request_text, partner, now="2026-05-05")
+    assert isinstance(b.text, str)
+    assert b.abstained == (b.text == "")
+
+
+def test_deadline_zero_falls_back_to_the_snapshot(memory):
+    _store(memory)
+    b = memory.block("the standup with Minjun is at", "Minjun Kim", now="2026-05-05",
+                     fresh=True, deadline_ms=0)
+    assert b.fell_back and "10:15" in b.text
+
+
+def test_fresh_mode_reads_neo4j_now(memory):
+    _store(memory)
+    b = memory.block("the standup with Minjun is at", "Minjun Kim", now="2026-05-05",
+                     fresh=True, deadline_ms=5000)
+    assert not b.fell_back and "10:15" in b.text
+
+
+def test_snapshot_follows_new_writes(memory):
+    _store(memory)
+    memory.block("warm up", "Minjun Kim")
+    memory.ingest([Record("Standup with Minjun Kim moved to 11:45.",
+                          participants=("Minjun Kim",), observed_at="2026-05-04",
+                          facts=(Fact("Minjun Kim", "meeting time", "11:45", "update"),))])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        b = memory.block("the standup with Minjun is at", "Minjun Kim", now="2026-05-05")
+        if "11:45" in b.text:
+            break
+        time.sleep(0.05)
+    assert "11:45" in b.text and "10:15" not in b.text
