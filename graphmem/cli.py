@@ -176,16 +176,15 @@ def ingest(ctx: click.Context, path: str, batch_size: int) -> None:
     Example:
       graphmem -n alice ingest messages.jsonl
     """
+    from graphmem.formats.jsonl import read_jsonl
+
     rows, bad = [], 0
-    with open(path, encoding="utf-8", errors="strict") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                bad += 1
-                click.echo(f"line {lineno}: not JSON ({exc})", err=True)
+    for lineno, obj, error in read_jsonl(path):
+        if error is not None:
+            bad += 1
+            click.echo(f"line {lineno}: {error}", err=True)
+        else:
+            rows.append(obj)
     with _connect(ctx) as mem:
         report = mem.ingest(rows, batch_size=batch_size, progress=True)
     for err in report.errors:

@@ -33,6 +33,7 @@ from graphmem.domain.model import (
     Status,
     utc_now_iso,
 )
+from graphmem.domain.soft_keys import SoftKeyMatcher
 from graphmem.evidence import EvidenceReader
 from graphmem.extract.base import Extraction, Extractor
 from graphmem.llm.base import LLMClient
@@ -222,6 +223,7 @@ class Memory:
         self.aliases: dict[str, str] = dict(KOREAN_ALIASES)
         self._reader = EvidenceReader(store, self.namespace, self.aliases)
         self._blocks: BlockServer | None = None
+        self.soft_keys: SoftKeyMatcher | None = None  # set to align unseen relation names
 
     # -- connection ----------------------------------------------------------------
     @classmethod
@@ -346,6 +348,8 @@ class Memory:
         extractions = self._extract_all([r for _, r in fresh], extractor)
         for (uid, r), extraction in zip(fresh, extractions, strict=True):
             try:
+                if self.soft_keys is not None:
+                    extraction = self._soft_align(extraction)
                 keys = [self.controller.key_for(f)[0] for f in extraction.facts]
             except InvalidInputError as exc:
                 # A fact we cannot key is not guessed at: the record is kept raw.
@@ -387,6 +391,15 @@ class Memory:
         for kind, n in plan.op_counts().items():
             report.ops[kind] = report.ops.get(kind, 0) + n
         return plan
+
+    def _soft_align(self, extraction: Extraction) -> Extraction:
+        """Replace each fact's relation by the known one soft key identity confirms."""
+        assert self.soft_keys is not None
+        facts = tuple(
+            Fact(f.subject, self.soft_keys.align(f.relation, self.registry), f.value, f.intent)
+            for f in extraction.facts
+        )
+        return Extraction(extraction.status, facts, extraction.reason, extraction.extra)
 
     def _extract_all(
         self, records: list[Record], extractor: Extractor | None

@@ -127,11 +127,12 @@ def test_ingest_is_idempotent_and_reports_bad_records(memory):
         Record("Door is now blue", id="b", facts=(Fact("door", "colour", "blue", "update"),)),
     ]
     report = memory.ingest(records)
-    assert report.stored == 3 and len(report.errors) == 2
-    assert {e["id"] for e in report.errors} == {"bad", "huge"}
+    assert report.stored == 2 and len(report.errors) == 3
+    assert {e["id"] for e in report.errors} == {"bad", "empty", "huge"}
+    assert "empty" in next(e["error"] for e in report.errors if e["id"] == "empty")
     counts = memory.counts()
     again = memory.ingest(records)
-    assert again.stored == 0 and again.skipped_known == 3
+    assert again.stored == 0 and again.skipped_known == 2
     assert memory.counts() == counts
     assert memory.why("door", "colour").value == "blue"
 

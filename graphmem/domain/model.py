@@ -159,6 +159,8 @@ class Record:
                 raise InvalidInputError(f"record text is not valid UTF-8: {exc}") from None
         if not isinstance(text, str):
             raise InvalidInputError("record text must be a string")
+        if not text.strip():
+            raise InvalidInputError("record text is empty")
         if "\x00" in text:
             raise InvalidInputError("record text contains a NUL character")
         if len(text) > MAX_TEXT_CHARS:

@@ -54,9 +54,9 @@ def _regex(template: str) -> str:
         raise ValueError(f"not a cloze template: {template!r}")
     head, _, _ = template.rstrip().rpartition("__")
     before, _, after = head.partition("[X]")
-    # Subject: lazy, at least one non-space character; value: up to one final period.
-    return (re.escape(before) + r"(?P<subject>\S.*?)" + re.escape(after)
-            + r"(?P<value>\S.*?)\.?")
+    # Subject: lazy, at least one non-space character; value: the rest, as written (the
+    # sentence's own final period is removed before matching).
+    return re.escape(before) + r"(?P<subject>\S.*?)" + re.escape(after) + r"(?P<value>\S.*)"
 
 
 class GrammarExtractor(PatternExtractor):
