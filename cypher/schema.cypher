@@ -23,3 +23,4 @@ CREATE INDEX index_Operation_kid IF NOT EXISTS FOR (n:Operation) ON (n.kid);
 CREATE CONSTRAINT constraint_unique_Tombstone_uid IF NOT EXISTS FOR (n:Tombstone) REQUIRE n.uid IS UNIQUE;
 CREATE INDEX index_Tombstone_ns IF NOT EXISTS FOR (n:Tombstone) ON (n.ns);
 CREATE INDEX index_Tombstone_record_id IF NOT EXISTS FOR (n:Tombstone) ON (n.record_id);
+CREATE CONSTRAINT constraint_unique_Namespace_ns IF NOT EXISTS FOR (n:Namespace) REQUIRE n.ns IS UNIQUE;

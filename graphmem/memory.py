@@ -8,7 +8,7 @@ import re
 import time
 import urllib.parse
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from graphmem._cypher import cypher
@@ -38,7 +38,7 @@ from graphmem.evidence import EvidenceReader
 from graphmem.extract.base import Extraction, Extractor
 from graphmem.llm.base import LLMClient
 from graphmem.reader import Answer, read
-from graphmem.store.neo4j.store import Neo4jStore, kid_of
+from graphmem.store.neo4j.store import Neo4jStore, TxStore, kid_of
 
 __all__ = ["EraseReport", "Evidence", "Explanation", "IngestReport", "Memory", "WriteResult"]
 
@@ -297,19 +297,8 @@ class Memory:
             from tqdm import tqdm
 
             bar = tqdm(total=len(valid), unit="rec", desc="ingest")
-        next_pos = None
         for start in range(0, len(valid), batch_size):
             batch = valid[start : start + batch_size]
-            if any(r.pos is None for r in batch):
-                if next_pos is None:
-                    next_pos = self.store.run("max_pos", {"ns": self.namespace})[0]["pos"] + 1
-                fixed = []
-                for r in batch:
-                    if r.pos is None:
-                        r = r.with_pos(next_pos)
-                        next_pos += 1
-                    fixed.append(r)
-                batch = fixed
             self._ingest_batch(batch, extractor, report)
             if bar is not None:
                 bar.update(len(batch))
@@ -321,7 +310,6 @@ class Memory:
     def _ingest_batch(
         self, batch: list[Record], extractor: Extractor | None, report: IngestReport
     ) -> Plan:
-        t_db = time.perf_counter()
         # The same id twice in one batch: the first wins, as if sent one after the other.
         unique: dict[str, Record] = {}
         for r in batch:
@@ -329,24 +317,23 @@ class Memory:
                 report.skipped_known += 1
             else:
                 unique[self._uid(str(r.id))] = r
+        # An optimistic look first, so known records are not extracted again (an LLM call);
+        # the decision is made again inside the locked transaction below.
+        t_db = time.perf_counter()
         known = self.store.known_records(self.namespace, unique)
         report.db_seconds += time.perf_counter() - t_db
         t_parse = time.perf_counter()
-        fresh = []
-        for uid, r in unique.items():
-            state = known.get(uid)
-            if state == "stored":
-                report.skipped_known += 1
-            elif state == "erased":
-                report.skipped_erased += 1
-            else:
-                fresh.append((uid, r))
-        fresh.sort(key=lambda ur: ur[1].pos or 0)
+        # Records without a position get the next ones, in the order given, inside the
+        # locked transaction (so concurrent writers never share a position).
+        candidates = sorted(
+            ((uid, r) for uid, r in unique.items() if uid not in known),
+            key=lambda ur: (ur[1].pos is None, ur[1].pos or 0),
+        )
         now = utc_now_iso()
-        evidence_rows: list[dict[str, Any]] = []
-        work: list[tuple[str, FactContext, Fact]] = []
-        extractions = self._extract_all([r for _, r in fresh], extractor)
-        for (uid, r), extraction in zip(fresh, extractions, strict=True):
+        prepared: list[tuple[str, dict[str, Any], list[tuple[str, FactContext, Fact]]]] = []
+        statuses: dict[str, ParseStatus] = {}
+        extractions = self._extract_all([r for _, r in candidates], extractor)
+        for (uid, r), extraction in zip(candidates, extractions, strict=True):
             try:
                 if self.soft_keys is not None:
                     extraction = self._soft_align(extraction)
@@ -355,42 +342,73 @@ class Memory:
                 # A fact we cannot key is not guessed at: the record is kept raw.
                 report.errors.append({"id": r.id, "error": str(exc)})
                 extraction, keys = Extraction.unresolved(f"unkeyable fact: {exc}"), []
-            if extraction.status is ParseStatus.UNRESOLVED:
-                report.unresolved += 1
-            elif extraction.status is ParseStatus.NO_FACT:
-                report.no_fact += 1
+            statuses[uid] = extraction.status
             observed = r.observed_at or now
-            evidence_rows.append({
+            row = {
                 "uid": uid, "ns": self.namespace, "record_id": r.id, "pos": r.pos, "text": r.text,
                 "speaker": r.speaker, "participants": list(r.participants),
                 "observed_at": observed, "stated_at": r.stated_at, "source": r.source,
                 "authority": int(r.authority), "parse": str(extraction.status),
                 "parse_note": extraction.reason or None,
-            })
-            for i, (fact, key) in enumerate(zip(extraction.facts, keys, strict=True)):
-                ctx = FactContext(
-                    record_uid=uid, pos=int(r.pos or 0), fact_index=i, observed_at=observed,
-                    stated_at=r.stated_at, authority=int(r.authority),
-                    source=r.source_identity,
-                )
-                work.append((key, ctx, fact))
+            }
+            work = [
+                (key, FactContext(
+                    record_uid=uid, pos=r.pos if r.pos is not None else -1, fact_index=i,
+                    observed_at=observed,
+                    stated_at=r.stated_at, authority=int(r.authority), source=r.source_identity,
+                ), fact)
+                for i, (fact, key) in enumerate(zip(extraction.facts, keys, strict=True))
+            ]
+            prepared.append((uid, row, work))
         report.parse_seconds += time.perf_counter() - t_parse
+        for uid in unique:
+            if known.get(uid) == "stored":
+                report.skipped_known += 1
+            elif known.get(uid) == "erased":
+                report.skipped_erased += 1
+
+        def write(tx: TxStore) -> tuple[Plan, list[str], dict[str, str]]:
+            # Under the namespace lock: what is known now is final for this transaction.
+            late = tx.known_records(self.namespace, [uid for uid, _, _ in prepared])
+            rows = [(uid, row, work) for uid, row, work in prepared if uid not in late]
+            if any(row["pos"] is None for _, row, _ in rows):
+                rows = self._number(tx, rows)
+            facts = [w for _, _, work in rows for w in work]
+            states = tx.load_keys(self.namespace, (k for k, _, _ in facts))
+            plan = Plan()
+            for key, ctx, fact in facts:
+                self.controller.apply(states[key], fact, ctx, plan)
+            tx.write_plan(self.namespace, [row for _, row, _ in rows], [], plan)
+            return plan, [uid for uid, _, _ in rows], late
+
         t_db = time.perf_counter()
-        states = self.store.load_keys(self.namespace, (k for k, _, _ in work))
+        plan, stored, late = self.store.transact(self.namespace, write)
         report.db_seconds += time.perf_counter() - t_db
-        t_parse = time.perf_counter()
-        plan = Plan()
-        for key, ctx, fact in work:
-            self.controller.apply(states[key], fact, ctx, plan)
-        report.facts += len(work)
-        report.parse_seconds += time.perf_counter() - t_parse
-        t_db = time.perf_counter()
-        self.store.write_plan(self.namespace, evidence_rows, [], plan)
-        report.db_seconds += time.perf_counter() - t_db
-        report.stored += len(evidence_rows)
+        report.skipped_known += sum(1 for st in late.values() if st == "stored")
+        report.skipped_erased += sum(1 for st in late.values() if st == "erased")
+        report.stored += len(stored)
+        report.facts += len(plan.operations)
+        for uid in stored:
+            if statuses[uid] is ParseStatus.UNRESOLVED:
+                report.unresolved += 1
+            elif statuses[uid] is ParseStatus.NO_FACT:
+                report.no_fact += 1
         for kind, n in plan.op_counts().items():
             report.ops[kind] = report.ops.get(kind, 0) + n
         return plan
+
+    def _number(self, tx: TxStore, rows: list[tuple[str, dict[str, Any], list[Any]]]
+                ) -> list[tuple[str, dict[str, Any], list[Any]]]:
+        """Give records without a position the next free ones (called under the lock)."""
+        nxt = tx.run("max_pos", {"ns": self.namespace})[0]["pos"] + 1
+        out = []
+        for uid, row, work in rows:
+            if row["pos"] is None:
+                row = {**row, "pos": nxt}
+                work = [(k, replace(ctx, pos=nxt), f) for k, ctx, f in work]
+                nxt += 1
+            out.append((uid, row, work))
+        return out
 
     def _soft_align(self, extraction: Extraction) -> Extraction:
         """Replace each fact's relation by the known one soft key identity confirms."""
@@ -453,8 +471,6 @@ class Memory:
     def _write_one(self, record: Record, fact: Fact) -> WriteResult:
         self.controller.key_for(fact)  # a bad relation fails here, before anything is written
         report = IngestReport()
-        next_pos = self.store.run("max_pos", {"ns": self.namespace})[0]["pos"] + 1
-        record = record.with_pos(next_pos) if record.pos is None else record
         plan = self._ingest_batch([record], None, report)
         key, _ = self.controller.key_for(fact)
         if not plan.operations:
@@ -503,20 +519,25 @@ class Memory:
     def erase(self, record_id: str) -> EraseReport:
         """Erase a record: its text, every version only it supported; heads re-materialize."""
         uid = self._uid(record_id)
-        rows = self.store.run("erase_scope", {"uid": uid})
-        if not rows:
-            raise NotFoundError(f"no record {record_id!r} in namespace {self.namespace!r}")
-        scope = rows[0]
-        doomed = {v["uid"] for v in scope["versions"] if v["only"]}
-        keys = sorted({v["key"] for v in scope["versions"]})
-        states = self.store.load_keys(self.namespace, keys)
-        plan = Plan()
-        for key in keys:
-            self.controller.erase_versions(states[key], doomed, plan)
-        for u in doomed:
-            plan.changed_versions.pop(u, None)
-        self.store.erase(self.namespace, uid, sorted(doomed), plan, utc_now_iso())
-        return EraseReport(record_id, len(doomed), len(keys))
+
+        def work(tx: TxStore) -> tuple[int, int]:
+            rows = tx.run("erase_scope", {"uid": uid})
+            if not rows:
+                raise NotFoundError(f"no record {record_id!r} in namespace {self.namespace!r}")
+            scope = rows[0]
+            doomed = {v["uid"] for v in scope["versions"] if v["only"]}
+            keys = sorted({v["key"] for v in scope["versions"]})
+            states = tx.load_keys(self.namespace, keys)
+            plan = Plan()
+            for key in keys:
+                self.controller.erase_versions(states[key], doomed, plan)
+            for u in doomed:
+                plan.changed_versions.pop(u, None)
+            tx.erase(self.namespace, uid, sorted(doomed), plan, utc_now_iso())
+            return len(doomed), len(keys)
+
+        removed, rematerialized = self.store.transact(self.namespace, work)
+        return EraseReport(record_id, removed, rematerialized)
 
     # -- reading ---------------------------------------------------------------------
     def _key(self, subject: str, relation: str, value: str | None = None) -> str:

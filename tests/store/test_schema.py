@@ -36,7 +36,7 @@ def _installed(memory) -> set[tuple[str, str, str]]:
 
 def test_schema_file_mirrors_neomodel(memory):
     declared = _declared()
-    assert len(declared) == 18
+    assert len(declared) == 19
     assert declared <= _installed(memory)
 
 

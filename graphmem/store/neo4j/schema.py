@@ -95,7 +95,16 @@ class Tombstone(StructuredNode):
     record_id = StringProperty(index=True)
 
 
-SCHEMA_NODES: tuple[type[StructuredNode], ...] = (Evidence, Entity, Version, Operation, Tombstone)
+class Namespace(StructuredNode):
+    """One per namespace: writers lock it, so writes to one namespace are serialized."""
+
+    ns = StringProperty(unique_index=True)
+    writes = IntegerProperty()
+
+
+SCHEMA_NODES: tuple[type[StructuredNode], ...] = (
+    Evidence, Entity, Version, Operation, Tombstone, Namespace,
+)
 
 
 def install_schema(driver: Driver) -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction
 from neo4j.exceptions import AuthError, ServiceUnavailable
@@ -16,7 +16,9 @@ from graphmem.domain.keys import normalize_name
 from graphmem.domain.model import Status, VersionState
 from graphmem.store.neo4j.schema import install_schema
 
-__all__ = ["Neo4jStore", "kid_of"]
+__all__ = ["Neo4jStore", "TxStore", "kid_of"]
+
+T = TypeVar("T")
 
 # Rows per UNWIND statement: large enough to amortize round trips, small enough for the heap.
 CHUNK = 5000
@@ -65,7 +67,48 @@ def _version_props(ns: str, v: VersionState) -> dict[str, Any]:
     }
 
 
-class Neo4jStore:
+class _Reads:
+    """Reads shared by the store and by a store bound to one open transaction."""
+
+    def run(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def known_records(self, ns: str, uids: Iterable[str]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for chunk in _chunks(list(uids), 20000):
+            for row in self.run("known_records", {"uids": chunk}):
+                found[row["uid"]] = row["state"]
+        return found
+
+    def load_keys(self, ns: str, keys: Iterable[str]) -> dict[str, KeyState]:
+        key_list = list(dict.fromkeys(keys))
+        states = {k: KeyState(k) for k in key_list}
+        for chunk in _chunks(key_list, 20000):
+            rows = self.run("key_versions", {"kids": [kid_of(ns, k) for k in chunk]})
+            for row in rows:
+                v = _version_from_row(row["v"])
+                states[v.key].versions[v.uid] = v
+        return states
+
+
+class TxStore(_Reads):
+    """The store inside one write transaction (see ``Neo4jStore.transact``)."""
+
+    def __init__(self, tx: ManagedTransaction) -> None:
+        self.tx = tx
+
+    def run(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return [r.data() for r in self.tx.run(cypher(name), dict(params))]
+
+    def write_plan(self, ns: str, evidence: list[dict[str, Any]],
+                   entities: list[dict[str, Any]], plan: Plan) -> None:
+        Neo4jStore._write_plan_tx(self.tx, ns, evidence, entities, plan)
+
+    def erase(self, ns: str, uid: str, doomed: list[str], plan: Plan, at: str) -> None:
+        Neo4jStore._erase_tx(self.tx, ns, uid, doomed, plan, at)
+
+
+class Neo4jStore(_Reads):
     """A Neo4j database reached over Bolt."""
 
     def __init__(self, driver: Driver, database: str | None = None) -> None:
@@ -109,23 +152,20 @@ class Neo4jStore:
         return [r.data() for r in records]
 
     # -- the write path -----------------------------------------------------------------
-    def known_records(self, ns: str, uids: Iterable[str]) -> dict[str, str]:
-        uid_list = list(uids)
-        found: dict[str, str] = {}
-        for chunk in _chunks(uid_list, 20000):
-            for row in self.run("known_records", {"uids": chunk}):
-                found[row["uid"]] = row["state"]
-        return found
+    def transact(self, ns: str, work: Callable[[TxStore], T]) -> T:
+        """Run ``work`` in one write transaction that holds the namespace's lock.
 
-    def load_keys(self, ns: str, keys: Iterable[str]) -> dict[str, KeyState]:
-        key_list = list(dict.fromkeys(keys))
-        states = {k: KeyState(k) for k in key_list}
-        for chunk in _chunks(key_list, 20000):
-            rows = self.run("key_versions", {"kids": [kid_of(ns, k) for k in chunk]})
-            for row in rows:
-                v = _version_from_row(row["v"])
-                states[v.key].versions[v.uid] = v
-        return states
+        Writers of one namespace are serialized by a write lock on its ``Namespace`` node,
+        taken first: what ``work`` reads (known records, key versions) cannot change
+        before it commits. Transient failures re-run ``work`` from the start.
+        """
+
+        def unit(tx: ManagedTransaction) -> T:
+            tx.run(cypher("lock_namespace"), {"ns": ns}).consume()
+            return work(TxStore(tx))
+
+        with self.driver.session(database=self.database) as session:
+            return session.execute_write(unit)
 
     def write_plan(
         self,
@@ -221,29 +261,26 @@ class Neo4jStore:
             run("write_tombstones", rows=tombs)
 
     # -- erase ------------------------------------------------------------------------
-    def erase(self, ns: str, uid: str, doomed: list[str], plan: Plan, at: str) -> None:
-        """Delete the record, its ops and the versions only it supported, in one transaction."""
+    @staticmethod
+    def _erase_tx(tx: ManagedTransaction, ns: str, uid: str, doomed: list[str], plan: Plan,
+                  at: str) -> None:
+        """Delete the record, its ops and the versions only it supported; restore heads."""
 
-        def work(tx: ManagedTransaction) -> None:
-            def run(name: str, **params: Any) -> list[dict[str, Any]]:
-                return [r.data() for r in tx.run(cypher(name), params)]
+        def run(name: str, **params: Any) -> list[dict[str, Any]]:
+            return [r.data() for r in tx.run(cypher(name), params)]
 
-            entity_uids = run("erase_entities_of", uids=doomed)[0]["uids"]
-            run("clear_heads", uids=[*plan.changed_versions, *doomed])
-            run(
-                "erase_delete", uid=uid, versions=doomed, ns=ns, at=at,
-                tomb_uid=f"{ns}/erased/{uid.split('/', 1)[1]}",
-            )
-            run("update_versions", rows=[
-                {"uid": v.uid, "status": str(v.status),
-                 "head_of": kid_of(ns, v.key) if v.is_head else None,
-                 "valid_to": v.valid_to, "tx_to": v.tx_to}
-                for v in plan.changed_versions.values()
-            ])
-            if plan.supersedes:
-                run("link_supersedes", pairs=[list(p) for p in plan.supersedes])
-            run("erase_orphan_entities", uids=entity_uids)
-
-        with self.driver.session(database=self.database) as session:
-            session.execute_write(work)
-
+        entity_uids = run("erase_entities_of", uids=doomed)[0]["uids"]
+        run("clear_heads", uids=[*plan.changed_versions, *doomed])
+        run(
+            "erase_delete", uid=uid, versions=doomed, ns=ns, at=at,
+            tomb_uid=f"{ns}/erased/{uid.split('/', 1)[1]}",
+        )
+        run("update_versions", rows=[
+            {"uid": v.uid, "status": str(v.status),
+             "head_of": kid_of(ns, v.key) if v.is_head else None,
+             "valid_to": v.valid_to, "tx_to": v.tx_to}
+            for v in plan.changed_versions.values()
+        ])
+        if plan.supersedes:
+            run("link_supersedes", pairs=[list(p) for p in plan.supersedes])
+        run("erase_orphan_entities", uids=entity_uids)
