@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction
-from neo4j.exceptions import AuthError, ServiceUnavailable
+from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
 
 from graphmem._cypher import cypher
 from graphmem._errors import StoreUnavailableError
@@ -164,8 +164,15 @@ class Neo4jStore(_Reads):
             tx.run(cypher("lock_namespace"), {"ns": ns}).consume()
             return work(TxStore(tx))
 
-        with self.driver.session(database=self.database) as session:
-            return session.execute_write(unit)
+        try:
+            with self.driver.session(database=self.database) as session:
+                return session.execute_write(unit)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            # Nothing of this transaction was committed; re-sending the same records is safe.
+            raise StoreUnavailableError(
+                f"Neo4j became unreachable during a write ({exc}); nothing of this batch was "
+                "stored. Re-send it once Neo4j is back: known records are skipped."
+            ) from exc
 
     def write_plan(
         self,
