@@ -16,15 +16,19 @@ from graphmem._errors import (
     StoreUnavailableError,
     UnknownRelationError,
 )
+from graphmem.client import AsyncClient, Client
 from graphmem.domain.keys import RelationRegistry
 from graphmem.domain.model import Authority, Fact, Intent, OpKind, Record, Status
 from graphmem.local_neo4j import LocalNeo4j
 from graphmem.memory import EraseReport, Explanation, IngestReport, Memory, WriteResult
+from graphmem.service import ServiceError
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncClient",
     "Authority",
+    "Client",
     "ConflictError",
     "EraseReport",
     "Explanation",
@@ -43,6 +47,7 @@ __all__ = [
     "PortInUseError",
     "Record",
     "RelationRegistry",
+    "ServiceError",
     "Status",
     "StoreUnavailableError",
     "UnknownRelationError",

@@ -9,6 +9,7 @@ falls back to the snapshot.
 
 from __future__ import annotations
 
+import heapq
 import re
 import threading
 import time
@@ -25,6 +26,7 @@ from graphmem.domain.block import (
     BlockLine,
     identity_posterior,
     mention_candidates,
+    name_index,
     render_block,
     requested_slot,
 )
@@ -37,6 +39,8 @@ from graphmem.store.neo4j.store import Neo4jStore
 __all__ = ["BlockServer", "BlockSnapshot"]
 
 FIELD_WEIGHTS = {"body": 1.0, "entity": 2.5, "participant": 2.0}
+RANK_DEPTH = 64  # lines kept from the ranking before identity filters and the gate
+MIN_REBUILD_INTERVAL = 0.5  # seconds: under a steady writer, rebuild at most this often
 Identity = Literal["posterior", "hard", "none"]
 Gate = Literal["slot", "margin", "none"]
 _TERM = re.compile(r"\w+", re.UNICODE)
@@ -66,6 +70,7 @@ class BlockSnapshot:
     last_seen: Mapping[str, str]
     watermark: Mapping[str, int]
     built_at: float
+    names: Mapping[str, list[str]]
 
     @classmethod
     def build(cls, rows: Iterable[Mapping[str, Any]], watermark: Mapping[str, int],
@@ -84,7 +89,7 @@ class BlockSnapshot:
                     comention[normalize_name(p)][en] += 1.0
         index = BM25F([_fields(r) for r in records], FIELD_WEIGHTS, tokenize=tokenize)
         return cls(records, index, tuple(entities), {k: dict(v) for k, v in comention.items()},
-                   last_seen, dict(watermark), time.time())
+                   last_seen, dict(watermark), time.time(), name_index(entities))
 
 
 class BlockServer:
@@ -124,6 +129,9 @@ class BlockServer:
 
     def _follow(self) -> None:
         while not self._stop.wait(self.poll_interval):
+            snap = self._snapshot
+            if snap is not None and time.time() - snap.built_at < MIN_REBUILD_INTERVAL:
+                continue
             try:
                 self.refresh()
             except Exception:  # a transient Neo4j error: keep serving the old snapshot
@@ -189,12 +197,13 @@ class BlockServer:
         whole snapshot, a fresh pool is scored with the snapshot's statistics."""
         query = f"{request} {partner}"
         if pool is None:
-            ranked = [(snap.records[i], s) for i, s in snap.index.scores(query).items()]
+            scored = [(s, snap.records[i]) for i, s in snap.index.scores(query).items() if s > 0]
         else:
-            ranked = [(r, snap.index.score_fields(query, _fields(r))) for r in pool]
-        ranked = [(r, s) for r, s in ranked if s > 0]
-        ranked.sort(key=lambda rs: (-rs[1], -rs[0].pos))
-        return ranked
+            scored = [(snap.index.score_fields(query, _fields(r)), r) for r in pool]
+            scored = [(s, r) for s, r in scored if s > 0]
+        # Identity filtering may drop lines, so keep a generous head of the ranking.
+        top = heapq.nlargest(RANK_DEPTH, scored, key=lambda sr: (sr[0], sr[1].pos))
+        return [(r, s) for s, r in top]
 
     def _compose(self, request: str, partner: str, now: str, snap: BlockSnapshot,
                  pool: list[ActiveRecord] | None, identity: Identity, gate: Gate, k: int,
@@ -204,7 +213,7 @@ class BlockServer:
         ranked = self._rank(snap, request, partner, pool)
         p_norm = normalize_name(partner)
         # Identity: which stored entity does each mention mean?
-        cands = mention_candidates(request, snap.entities)
+        cands = mention_candidates(request, snap.names)
         posterior: dict[str, float] = {}
         excluded: set[str] = set()
         for _mention, es in cands.items():

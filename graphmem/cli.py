@@ -346,6 +346,45 @@ def evidence(ctx: click.Context, question: str, hops: int, budget_chars: int, co
     click.echo(ev.text)
 
 
+# -- the service -------------------------------------------------------------------------
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True)
+@click.option("--reader-url", envvar="GRAPHMEM_READER_URL", default=None,
+              help="Ollama base URL for POST answer (default: $GRAPHMEM_READER_URL; none: 503).")
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int, reader_url: str | None) -> None:
+    """Run the REST API: /v1/{namespace}/…, OpenAPI docs at /docs.
+
+    API keys come from $GRAPHMEM_API_KEYS as JSON, key → namespaces ("*": any).
+    Without --uri/$NEO4J_URI the local Neo4j is started (or reused).
+
+    \b
+    Example:
+      GRAPHMEM_API_KEYS='{"dev-key-0001": "*"}' graphmem serve --port 8000
+    """
+    import uvicorn
+
+    from graphmem.service import Settings, create_app
+
+    overrides: dict[str, Any] = {}
+    uri = ctx.obj["uri"]
+    if uri is None:
+        from graphmem.local_neo4j import LocalNeo4j
+
+        local = LocalNeo4j()
+        uri = local.start().bolt_url
+        overrides["neo4j_http_url"] = f"http://127.0.0.1:{local.http_port}"
+    overrides["neo4j_uri"] = uri
+    if reader_url:
+        overrides["reader_url"] = reader_url
+    settings = Settings.from_env(**overrides)
+    if not settings.api_keys:
+        click.echo("warning: GRAPHMEM_API_KEYS is not set; every /v1 request will get 401",
+                   err=True)
+    uvicorn.run(create_app(settings), host=host, port=port)
+
+
 # -- benchmarks ----------------------------------------------------------------------------
 @main.group()
 def bench() -> None:
@@ -425,6 +464,57 @@ def bench_factconsolidation(ctx: click.Context, data_dir: str, write: str | None
     click.echo(text)
     if write:
         _replace_section(Path(write), "factconsolidation", text)
+
+
+@bench.command("blocks")
+@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
+              type=click.Path(file_okay=False), help="Folder holding locomo/.")
+@click.option("--seeds", default=5, show_default=True, help="Seeds per arm (0..N-1).")
+@click.option("--langs", default="en,ko", show_default=True)
+@click.option("--sizes", default="1000,20000,100000", show_default=True,
+              help="Store sizes (records) for the latency sweep; empty to skip.")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
+              help="Also replace the memory-block section of this Markdown file.")
+@click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None)
+@click.pass_context
+def bench_blocks(ctx: click.Context, data_dir: str, seeds: int, langs: str, sizes: str,
+                 write: str | None, plot_dir: str | None) -> None:
+    """Memory blocks (seed 004): keyed vs unkeyed, identity, gates, key noise, order,
+    latency at scale, a load run, and LoCoMo's colliding names.
+
+    \b
+    Example:
+      graphmem bench blocks --seeds 5 --write BENCHMARKS.md --plots docs
+    """
+    from graphmem.bench import blocks_run as br
+    from graphmem.memory import Memory
+
+    Memory.connect(ctx.obj["uri"], "blk-schema").close()
+
+    def connect(ns: str) -> Memory:
+        return Memory.connect(ctx.obj["uri"], ns, install_schema=False)
+
+    def say(m: str) -> None:
+        click.echo(m, err=True)
+
+    seed_list = list(range(seeds))
+    res = br.BlockBench()
+    for lang in [x for x in langs.split(",") if x]:
+        res.rows += br.main_arms(connect, seed_list, lang, say)
+    res.noise = br.noise_grid(connect, 0, "en", [0.0, 0.05, 0.1, 0.2, 0.4], say)
+    if sizes.strip():
+        res.latency = br.scale_latency(connect, [int(x) for x in sizes.split(",")], say)
+    res.load = br.load_run(connect, say)
+    res.locomo = br.locomo_run(connect, data_dir, say)
+    cmd = (f"graphmem bench blocks --seeds {seeds} --langs {langs} --sizes {sizes}"
+           + (f" --write {write}" if write else "") + (f" --plots {plot_dir}" if plot_dir else ""))
+    text = br.markdown(res, cmd, seed_list)
+    if plot_dir:
+        for p in br.plots(res, Path(plot_dir)):
+            text += f"\n![{p.stem}]({p.as_posix()})\n"
+    click.echo(text)
+    if write:
+        _replace_section(Path(write), "blocks", text)
 
 
 def _replace_section(path: Path, name: str, body: str) -> None:

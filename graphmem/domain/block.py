@@ -23,6 +23,7 @@ __all__ = [
     "BlockLine",
     "identity_posterior",
     "mention_candidates",
+    "name_index",
     "render_block",
     "requested_slot",
 ]
@@ -114,15 +115,23 @@ def name_parts(full_name: str) -> set[str]:
     return parts
 
 
-def mention_candidates(request: str, entities: Iterable[str]) -> dict[str, list[str]]:
-    """For each mention in the request, the stored entities it could mean.
-
-    A full name matches only itself; a given name matches every entity that has it.
-    """
+def name_index(entities: Iterable[str]) -> dict[str, list[str]]:
+    """Every part a person may be called by -> the entities that have it."""
     by_part: dict[str, list[str]] = {}
     for e in entities:
         for p in name_parts(e):
             by_part.setdefault(p, []).append(e)
+    return by_part
+
+
+def mention_candidates(request: str, entities: Iterable[str] | Mapping[str, list[str]]
+                       ) -> dict[str, list[str]]:
+    """For each mention in the request, the stored entities it could mean.
+
+    A full name matches only itself; a given name matches every entity that has it.
+    ``entities`` may be a prebuilt ``name_index``.
+    """
+    by_part = entities if isinstance(entities, Mapping) else name_index(entities)
     out: dict[str, list[str]] = {}
     tokens = [normalize_name(strip_korean_title(t)) for t in _WORD.findall(request)]
     tokens = [t for t in tokens if t]

@@ -124,15 +124,47 @@ class Fact:
     intent: Intent = Intent.ASSERT
 
     def __post_init__(self) -> None:
+        for name in ("subject", "relation", "value"):
+            v = getattr(self, name)
+            if not isinstance(v, str):
+                raise InvalidInputError(f"fact {name} must be a string, got {type(v).__name__}")
+            if len(v) > MAX_NAME_CHARS:
+                raise InvalidInputError(
+                    f"fact {name} has {len(v):,} characters; the limit is {MAX_NAME_CHARS:,}")
+            _check_encodable(v, f"fact {name}")
         for name in ("subject", "relation"):
-            if not str(getattr(self, name)).strip():
+            if not getattr(self, name).strip():
                 raise InvalidInputError(f"fact {name} must not be empty")
-        if self.intent is not Intent.REVOKE and not str(self.value).strip():
+        try:
+            intent = Intent(self.intent)
+        except ValueError:
+            raise InvalidInputError(
+                f"unknown intent {self.intent!r}; use one of {[i.value for i in Intent]}"
+            ) from None
+        if intent is not Intent.REVOKE and not self.value.strip():
             raise InvalidInputError("fact value must not be empty")
-        object.__setattr__(self, "intent", Intent(self.intent))
+        object.__setattr__(self, "intent", intent)
 
 
 MAX_TEXT_CHARS = 200_000
+MAX_NAME_CHARS = 1_000  # names and values are indexed: Neo4j caps index keys
+
+
+def _check_encodable(text: str, what: str) -> None:
+    """Lone surrogates cannot be stored (the driver would fail mid-batch)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInputError(f"{what} is not valid Unicode (lone surrogate)") from None
+
+
+def _optional_str(value: object, what: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidInputError(f"record {what} must be a string, got {type(value).__name__}")
+    _check_encodable(value, f"record {what}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -161,6 +193,13 @@ class Record:
             raise InvalidInputError("record text must be a string")
         if not text.strip():
             raise InvalidInputError("record text is empty")
+        _check_encodable(text, "record text")
+        for name in ("speaker", "source"):
+            _optional_str(getattr(self, name), name)
+        if isinstance(self.participants, str):
+            object.__setattr__(self, "participants", (self.participants,))
+        for p in self.participants or ():
+            _optional_str(p, "participant")
         if "\x00" in text:
             raise InvalidInputError("record text contains a NUL character")
         if len(text) > MAX_TEXT_CHARS:
@@ -183,8 +222,10 @@ class Record:
                 .encode()
             ).hexdigest()[:24]
             object.__setattr__(self, "id", f"r-{digest}")
-        elif not str(self.id).strip() or len(str(self.id)) > 512:
-            raise InvalidInputError("record id must be 1-512 characters")
+        elif not isinstance(self.id, str) or not self.id.strip() or len(self.id) > 512:
+            raise InvalidInputError("record id must be a string of 1-512 characters")
+        else:
+            _check_encodable(self.id, "record id")
 
     def with_pos(self, pos: int) -> Record:
         return replace(self, pos=pos)

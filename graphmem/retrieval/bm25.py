@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-__all__ = ["BM25", "BM25F", "simple_tokens"]
+__all__ = ["BM25", "BM25F", "STOPWORDS", "simple_tokens"]
 
 _WORD = re.compile(r"[\w]+", re.UNICODE)
 
@@ -60,67 +60,70 @@ class BM25:
 
 
 class BM25F:
-    """BM25F: per-field weighted term frequencies with per-field length normalization."""
+    """BM25F: per-field weighted term frequencies with per-field length normalization.
+
+    The weighted, normalized frequency of a term in a document does not depend on the
+    query, so it is computed once into the postings; a query is then a sum over the
+    postings of its terms.
+    """
 
     def __init__(self, docs: Sequence[Mapping[str, str]], weights: Mapping[str, float],
                  k1: float = 1.2, b: float = 0.75,
                  tokenize: Callable[[str], list[str]] = simple_tokens) -> None:
         self.k1, self.b, self.weights, self.tokenize = k1, b, dict(weights), tokenize
-        self.field_tf: list[dict[str, Counter[str]]] = []
-        self.field_len: dict[str, list[int]] = {f: [] for f in weights}
-        df: Counter[str] = Counter()
-        for doc in docs:
-            per = {f: Counter(tokenize(doc.get(f, "") or "")) for f in weights}
-            self.field_tf.append(per)
-            for f in weights:
-                self.field_len[f].append(sum(per[f].values()))
-            df.update({t for c in per.values() for t in c})
-        self.n = len(docs)
-        self.df = df
-        self.avg = {f: (sum(v) / self.n if self.n else 1.0) or 1.0
-                    for f, v in self.field_len.items()}
-        self.index: dict[str, set[int]] = defaultdict(set)
-        for i, per in enumerate(self.field_tf):
-            for c in per.values():
-                for t in c:
-                    self.index[t].add(i)
+        per_doc = [{f: Counter(tokenize(d.get(f, "") or "")) for f in weights} for d in docs]
+        self.n = len(per_doc)
+        self.avg = {
+            f: (sum(sum(p[f].values()) for p in per_doc) / self.n if self.n else 1.0) or 1.0
+            for f in weights
+        }
+        self.df: Counter[str] = Counter()
+        self.postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        for i, per in enumerate(per_doc):
+            wtf = self._wtf(per)
+            self.df.update(wtf.keys())
+            for t, w in wtf.items():
+                self.postings[t].append((i, w))
 
-    def scores(self, query: str, candidates: Iterable[int] | None = None) -> dict[int, float]:
-        terms = set(self.tokenize(query))
-        docs = set().union(*(self.index.get(t, set()) for t in terms)) if terms else set()
-        if candidates is not None:
-            docs &= set(candidates)
-        out: dict[int, float] = {}
-        for d in docs:
-            s = 0.0
-            for t in terms:
-                wtf = 0.0
-                for f, w in self.weights.items():
-                    tf = self.field_tf[d][f].get(t, 0)
-                    if tf:
-                        norm = 1 - self.b + self.b * self.field_len[f][d] / self.avg[f]
-                        wtf += w * tf / norm
-                if wtf:
-                    idf = math.log(1 + (self.n - self.df[t] + 0.5) / (self.df[t] + 0.5))
-                    s += idf * wtf / (self.k1 + wtf)
-            out[d] = s
+    def _wtf(self, per: Mapping[str, Counter[str]]) -> dict[str, float]:
+        out: dict[str, float] = defaultdict(float)
+        for f, w in self.weights.items():
+            c = per[f]
+            if not c:
+                continue
+            norm = 1 - self.b + self.b * sum(c.values()) / self.avg[f]
+            for t, n in c.items():
+                out[t] += w * n / norm
         return out
+
+    def idf(self, term: str) -> float:
+        df = self.df.get(term, 0)
+        return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+
+    def query_terms(self, query: str) -> set[str]:
+        return {t for t in self.tokenize(query) if t not in STOPWORDS}
+
+    def scores(self, query: str) -> dict[int, float]:
+        acc: dict[int, float] = defaultdict(float)
+        k1 = self.k1
+        for t in self.query_terms(query):
+            idf = self.idf(t)
+            for doc, w in self.postings.get(t, ()):
+                acc[doc] += idf * w / (k1 + w)
+        return acc
 
     def score_fields(self, query: str, fields: Mapping[str, str]) -> float:
         """Score a document outside the index with the index's statistics (fresh reads)."""
-        terms = set(self.tokenize(query))
-        tf = {f: Counter(self.tokenize(fields.get(f, "") or "")) for f in self.weights}
-        lens = {f: sum(c.values()) for f, c in tf.items()}
-        s = 0.0
-        for t in terms:
-            wtf = 0.0
-            for f, w in self.weights.items():
-                n = tf[f].get(t, 0)
-                if n:
-                    wtf += w * n / (1 - self.b + self.b * lens[f] / self.avg[f])
-            if wtf:
-                df = self.df.get(t, 0)
-                idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
-                s += idf * wtf / (self.k1 + wtf)
-        return s
+        wtf = self._wtf({f: Counter(self.tokenize(fields.get(f, "") or ""))
+                         for f in self.weights})
+        return sum(self.idf(t) * wtf[t] / (self.k1 + wtf[t])
+                   for t in self.query_terms(query) if t in wtf)
 
+
+# Function words that carry no identity or slot: dropped from queries (not from indexes).
+STOPWORDS = frozenset({
+    "a", "an", "the", "is", "are", "was", "were", "be", "been", "at", "in", "on", "of", "to",
+    "for", "with", "and", "or", "by", "from", "as", "it", "its", "this", "that", "these",
+    "those", "what", "when", "where", "which", "who", "whom", "how", "do", "does", "did",
+    "about", "into", "my", "your", "our", "their", "his", "her",
+})

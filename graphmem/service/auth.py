@@ -1,0 +1,77 @@
+"""API keys and the namespaces each may touch.
+
+Configured as ``{"key": ["ns1", "ns2"]}``; ``"*"`` (alone or in the list) means any
+namespace. Keys are compared in constant time; the namespaces in the configuration are
+checked with graphmem's own rule when the service starts, so a typo fails loudly then.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import Iterable, Mapping
+
+from graphmem.memory import validate_namespace
+
+__all__ = ["ANY", "KeyRing", "parse_api_keys"]
+
+ANY = "*"
+
+KeySpec = Iterable[str] | str
+
+
+def parse_api_keys(raw: str | Mapping[str, KeySpec] | None) -> dict[str, frozenset[str]]:
+    """Parse ``GRAPHMEM_API_KEYS`` (JSON) or a mapping into key → allowed namespaces."""
+    if raw is None or raw == "":
+        return {}
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"GRAPHMEM_API_KEYS is not JSON: {exc}") from None
+    if not isinstance(raw, Mapping):
+        raise ValueError('API keys must be a JSON object like {"key": ["ns1", "ns2"]}')
+    keys: dict[str, frozenset[str]] = {}
+    for key, spec in raw.items():
+        if not isinstance(key, str) or len(key) < 8:
+            raise ValueError("every API key must be a string of at least 8 characters")
+        if isinstance(spec, str):
+            names = [spec]
+        elif isinstance(spec, Iterable) and not isinstance(spec, Mapping | bytes):
+            names = list(spec)
+        else:
+            names = [None]
+        if not all(isinstance(n, str) for n in names):
+            raise ValueError(f"API key {key[:4]}…: namespaces must be '*' or a list of names")
+        for n in names:
+            if n != ANY:
+                validate_namespace(n)
+        keys[key] = frozenset(names)
+    return keys
+
+
+class KeyRing:
+    """Which key may touch which namespace."""
+
+    def __init__(self, keys: Mapping[str, frozenset[str]]) -> None:
+        self._keys = [(k.encode(), v) for k, v in keys.items()]
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def scope(self, key: str | None) -> frozenset[str] | None:
+        """The namespaces of ``key``, or None for an unknown key.
+
+        Every configured key is compared, so the time taken does not say which matched.
+        """
+        if not key:
+            return None
+        given, found = key.encode(), None
+        for k, names in self._keys:
+            if hmac.compare_digest(k, given):
+                found = names
+        return found
+
+    @staticmethod
+    def allows(scope: frozenset[str], namespace: str) -> bool:
+        return ANY in scope or namespace in scope
