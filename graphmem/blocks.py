@@ -138,8 +138,11 @@ class BlockServer:
                 time.sleep(self.poll_interval)
 
     def close(self) -> None:
+        """Stop the publisher and the fresh worker before the driver they use is closed."""
         self._stop.set()
-        self._fresh.shutdown(wait=False, cancel_futures=True)
+        if self._publisher is not None:
+            self._publisher.join(timeout=30)
+        self._fresh.shutdown(wait=True, cancel_futures=True)
 
     @property
     def snapshot(self) -> BlockSnapshot:
