@@ -220,6 +220,8 @@ class Memory:
             self.registry, namespace=self.namespace, preserve_history=preserve_history
         )
         self.http_url = http_url
+        self.bolt_url: str | None = None
+        self.no_auth = True
         self.aliases: dict[str, str] = dict(KOREAN_ALIASES)
         self._reader = EvidenceReader(store, self.namespace, self.aliases)
         self._blocks: BlockServer | None = None
@@ -253,10 +255,12 @@ class Memory:
         store = Neo4jStore.connect(uri, auth=auth, database=database)
         if install_schema:
             store.install_schema()
-        return cls(
+        mem = cls(
             store, namespace, registry=registry, preserve_history=preserve_history,
             http_url=http_url,
         )
+        mem.bolt_url, mem.no_auth = uri, auth is None
+        return mem
 
     def close(self) -> None:
         if self._blocks is not None:
@@ -557,7 +561,8 @@ class Memory:
         graph_params = params if name == "why" else {"kid": params["prefix"]}
         browser = None
         if self.http_url and name == "why":
-            browser = browser_link(self.http_url, cypher("why_graph"), graph_params)
+            browser = browser_link(self.http_url, cypher("why_graph"), graph_params,
+                                   self.bolt_url, no_auth=self.no_auth)
         return Explanation(
             subject, rel, heads[-1] if heads else None, versions,
             cypher=cypher("why_graph"), params=graph_params, browser_url=browser,
@@ -678,14 +683,23 @@ class Memory:
         return out
 
 
-def browser_link(http_url: str, query: str, params: Mapping[str, Any]) -> str:
-    """A Neo4j Browser URL that opens with the query (parameters inlined as literals)."""
+def browser_link(http_url: str, query: str, params: Mapping[str, Any],
+                 bolt_url: str | None = None, no_auth: bool = False) -> str:
+    """A Neo4j Browser URL that connects and opens with the query in the editor: one click
+    on Run shows the evidence. Parameters are written into the query as literals (JSON
+    string escapes are Cypher's), so the auditor sees exactly what runs."""
     text = query
     for k, v in params.items():
         text = text.replace(f"${k}", json.dumps(v, ensure_ascii=False))
     lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("//")]
-    cmd = urllib.parse.quote("\n".join(lines), safe="")
-    return f"{http_url.rstrip('/')}/browser/?cmd=edit&arg={cmd}"
+    args = {}
+    if bolt_url:
+        args["dbms"] = bolt_url
+    if no_auth:
+        args["preselectAuthMethod"] = "NO_AUTH"
+    args.update(cmd="edit", arg="\n".join(lines))
+    query_string = urllib.parse.urlencode(args, quote_via=urllib.parse.quote)
+    return f"{http_url.rstrip('/')}/browser/?{query_string}"
 
 
 def _record_from_mapping(item: Mapping[str, Any]) -> Record:
