@@ -517,6 +517,33 @@ def bench_blocks(ctx: click.Context, data_dir: str, seeds: int, langs: str, size
         _replace_section(Path(write), "blocks", text)
 
 
+@bench.command("service")
+@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
+              type=click.Path(file_okay=False))
+@click.option("--clients", default=50, show_default=True)
+@click.option("--seconds", default=60.0, show_default=True)
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
+@click.pass_context
+def bench_service(ctx: click.Context, data_dir: str, clients: int, seconds: float,
+                  write: str | None) -> None:
+    """Load: concurrent clients against POST /evidence on the 262k FactConsolidation store.
+
+    \b
+    Example:
+      graphmem bench service --clients 50 --seconds 60 --write BENCHMARKS.md
+    """
+    from graphmem.bench import service_load
+
+    res = service_load.run(ctx.obj["uri"], data_dir, clients, seconds,
+                           progress=lambda m: click.echo(m, err=True))
+    cmd = (f"graphmem bench service --clients {clients} --seconds {seconds:g}"
+           + (f" --write {write}" if write else ""))
+    text = service_load.markdown(res, cmd)
+    click.echo(text)
+    if write:
+        _replace_section(Path(write), "service", text)
+
+
 def _replace_section(path: Path, name: str, body: str) -> None:
     start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
     text = path.read_text(encoding="utf-8") if path.exists() else ""

@@ -32,6 +32,27 @@ def run_demo(mem: Memory, echo: Callable[[str], None] = print) -> None:
     step("The race results settle it (RESOLVE)",
          mem.resolve(subject, relation, "26:40", text="Official results: M. Kim 26:40",
                      authority="official"))
+    echo("\n== A moved meeting, in Korean and English")
+    from graphmem.domain.model import Fact, Record
+
+    mem.ingest([
+        Record("주간 회의는 A회의실에서 해요.", id="demo-1", speaker="지영",
+               participants=("김민준",), facts=(Fact("주간 회의", "회의실", "A회의실"),)),
+        Record("A회의실 is on floor 2.", id="demo-2", facts=(Fact("A회의실", "floor", "2"),)),
+        Record("B회의실 is on floor 5.", id="demo-3", facts=(Fact("B회의실", "floor", "5"),)),
+        Record("주간 회의 moved to B회의실 (room A is being renovated).", id="demo-4",
+               speaker="지영", participants=("김민준",),
+               facts=(Fact("주간 회의", "회의실", "B회의실", "update"),)),
+    ])
+    question = "주간 회의는 몇 층이에요?"
+    ev = mem.evidence(question)
+    echo(f"   question: {question}")
+    echo(f"   anchors: {ev.anchors}; selected keys: {ev.keys}")
+    for r in ev.records:
+        echo(f"   [{r.pos}] {r.text}")
+    echo("   (the floor record never mentions the meeting; the update made it relevant,")
+    echo("    and room A's floor is no longer handed over)")
+
     echo("\n== History (the op log, as stored in Neo4j)")
     for op in mem.history(subject, relation):
         echo(f"   {op['pos']:>2} {op['kind']:<8} {op['fact']['value'] or '-':<6} "

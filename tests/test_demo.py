@@ -15,3 +15,4 @@ def test_demo_story(memory):
         assert f"op: {op}" in out
     assert "keys with two heads': 0" in out
     assert memory.why("Minjun", "5k personal best").value == "26:40"
+    assert "] B회의실 is on floor 5." in out and "A회의실 is on floor 2." not in out
