@@ -14,7 +14,7 @@ import re
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -33,7 +33,7 @@ from graphmem.domain.block import (
 from graphmem.domain.keys import normalize_name, normalize_relation
 from graphmem.domain.model import _iso, utc_now_iso
 from graphmem.extract.slots import DEFAULT_SLOTS, SlotSpec
-from graphmem.retrieval.bm25 import BM25F, simple_tokens
+from graphmem.retrieval.bm25 import BM25F, KoreanMorphemes, simple_tokens
 from graphmem.store.neo4j.store import Neo4jStore
 
 __all__ = ["BlockServer", "BlockSnapshot"]
@@ -41,7 +41,7 @@ __all__ = ["BlockServer", "BlockSnapshot"]
 FIELD_WEIGHTS = {"body": 1.0, "entity": 2.5, "participant": 2.0}
 RANK_DEPTH = 64  # lines kept from the ranking before identity filters and the gate
 MIN_REBUILD_INTERVAL = 0.5  # seconds: under a steady writer, rebuild at most this often
-Identity = Literal["posterior", "hard", "none"]
+Identity = Literal["posterior", "hard", "participant", "none"]
 Gate = Literal["slot", "margin", "none"]
 _TERM = re.compile(r"\w+", re.UNICODE)
 
@@ -74,8 +74,12 @@ class BlockSnapshot:
 
     @classmethod
     def build(cls, rows: Iterable[Mapping[str, Any]], watermark: Mapping[str, int],
-              tokenize=simple_tokens) -> BlockSnapshot:
+              tokenizer: str = "morphemes") -> BlockSnapshot:
         records = tuple(_row(r) for r in rows)
+        tokenize: Callable[[str], list[str]] = simple_tokens
+        if tokenizer == "morphemes":
+            names = {e for r in records for e in (*r.entities, *r.participants)}
+            tokenize = KoreanMorphemes(sorted(names))
         comention: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         last_seen: dict[str, str] = {}
         entities: dict[str, None] = {}
@@ -97,11 +101,11 @@ class BlockServer:
 
     def __init__(self, store: Neo4jStore, namespace: str,
                  slots: Iterable[SlotSpec] = DEFAULT_SLOTS, poll_interval: float = 0.05,
-                 tokenize=simple_tokens) -> None:
+                 tokenizer: Literal["morphemes", "bigrams"] = "morphemes") -> None:
         self.store = store
         self.ns = namespace
         self.slots = tuple(slots)
-        self.tokenize = tokenize
+        self.tokenizer = tokenizer
         self.poll_interval = poll_interval
         self._snapshot: BlockSnapshot | None = None
         self._stop = threading.Event()
@@ -116,7 +120,7 @@ class BlockServer:
         snap = self._snapshot
         if snap is None or snap.watermark != mark:
             rows = self.store.run("active_view", {"ns": self.ns})
-            snap = BlockSnapshot.build(rows, mark, self.tokenize)
+            snap = BlockSnapshot.build(rows, mark, self.tokenizer)
             self._snapshot = snap  # the one reference swap readers see
         return snap
 
@@ -231,6 +235,13 @@ class BlockServer:
         if not cands and partner:
             posterior[partner] = 1.0
         if identity == "hard":
+            # The extreme variant: a name means the partner or nobody we know.
+            named = {e for es in cands.values() if len(es) > 1 for e in es}
+            drop = {normalize_name(e) for e in named if normalize_name(e) != p_norm}
+            ranked = [(r, s) for r, s in ranked
+                      if not ({normalize_name(e) for e in r.entities} & drop)]
+        elif identity == "participant":
+            # LoCoMo's participant filter: only records of conversations with the partner.
             ranked = [(r, s) for r, s in ranked
                       if p_norm in {normalize_name(p) for p in r.participants}]
         elif identity == "posterior" and excluded:

@@ -592,19 +592,22 @@ class Memory:
     def block(
         self, request: str, partner: str, now: str | None = None, deadline_ms: float = 10, *,
         fresh: bool = False, identity: str = "posterior", gate: str = "slot", k: int = 6,
-        max_chars: int = 800, tau: float = 0.5,
+        max_chars: int = 800, tau: float = 0.5, tokenizer: str = "morphemes",
     ) -> Block:
         """The ``[Relevant memory]`` block for an unfinished message to ``partner``.
 
         Built from current values only. ``identity``: ``posterior`` (pick the most likely of
-        several people a name could mean), ``hard`` (only records with the partner), or
-        ``none``. ``gate``: ``slot`` (abstain unless a line states the requested slot),
-        ``margin``, or ``none``. ``fresh=True`` reads Neo4j now and waits at most
-        ``deadline_ms`` before serving the snapshot. Never raises: a bad request gets an
-        empty block with a reason.
+        several people a name could mean), ``hard`` (an ambiguous name means the partner),
+        ``participant`` (only records of conversations with the partner), or ``none``.
+        ``gate``: ``slot`` (abstain unless a line states the requested slot), ``margin``, or
+        ``none``. ``fresh=True`` reads Neo4j now and waits at most
+        ``deadline_ms`` before serving the snapshot. ``tokenizer``: ``morphemes`` (Kiwi for
+        Korean) or ``bigrams`` (Hangul character bigrams), fixed on first use. Never raises:
+        a bad request gets an empty block with a reason.
         """
         if self._blocks is None:
-            self._blocks = BlockServer(self.store, self.namespace)
+            self._blocks = BlockServer(self.store, self.namespace,
+                                       tokenizer=tokenizer)  # type: ignore[arg-type]
             self._blocks.start()
         return self._blocks.block(
             request, partner, now, deadline_ms, fresh=fresh, identity=identity,  # type: ignore[arg-type]

@@ -43,11 +43,14 @@ def test_identity_posterior_picks_the_partners_minjun(memory):
     assert max(b.posterior, key=b.posterior.get) == "Minjun Lee"
 
 
-def test_hard_participant_filter(memory):
+def test_hard_filter_and_participant_filter(memory):
     _store(memory)
-    b = memory.block("Minjun Lee's sync is at", "Minjun Kim", now="2026-05-05",
+    b = memory.block("the sync with Minjun is at", "Jiyoung Park", now="2026-05-05",
                      identity="hard", gate="none")
-    assert "14:00" not in b.text  # third-party facts are lost under the hard filter
+    assert "14:00" not in b.text and "10:15" not in b.text  # third parties are lost
+    b = memory.block("the sync with Minjun is at", "Minjun Lee", now="2026-05-05",
+                     identity="participant", gate="none")
+    assert "14:00" in b.text and "10:15" not in b.text
 
 
 def test_slot_gate_abstains_when_no_line_states_the_slot(memory):

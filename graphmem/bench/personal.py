@@ -689,7 +689,7 @@ def _main_specs(
     for p, slots in zip(people, slot_sets, strict=True):
         for slot in slots:
             specs.append(_ChainSpec(p, slot, 0, p.name, False))
-    # Third-party chains: heard from the person, asked about later by a colleague.
+    # Third-party chains: discussed with a colleague, who later asks about them.
     person_specs = list(specs)
     for spec in rng.sample(person_specs, round(third_party_share * len(person_specs))):
         pool = [q for q in everyone if q.first != spec.entity.first]
@@ -962,9 +962,7 @@ def _records(
         for k, rid in enumerate(chain.record_ids):
             events.append((spec.seconds[k], rid, {
                 "text": _chain_text(lang, spec, k), "speaker": USER,
-                # Facts about a third party were heard from that person; someone else
-                # asks about them later (so a hard participant filter loses them).
-                "participants": (spec.entity.name,) if spec.third_party else (spec.partner,),
+                "participants": (spec.partner,),
                 "stated_at": _iso(START + timedelta(seconds=spec.stated[k])),
                 "facts": (facts[rid],) if keyed else None,
             }))

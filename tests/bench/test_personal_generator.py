@@ -106,11 +106,9 @@ def test_requests_carry_the_right_labels(lang):
             assert firsts[q.partner] != q.mention or not q.third_party
         else:
             assert not q.third_party and q.partner != q.entity
-        # the chain's messages belong to the partner's conversation, except for a third
-        # party: heard from that person, asked about later by the partner
+        # the partner is the conversation the chain's messages belong to
         recs = _by_id(inst)
-        heard_from = q.entity if q.third_party else q.partner
-        assert all(recs[rid].participants == (heard_from,) for rid in c.record_ids)
+        assert all(recs[rid].participants == (q.partner,) for rid in c.record_ids)
     # repeated requests on one chain are worded differently
     texts = Counter((q.chain, q.text) for q in inst.requests)
     assert max(texts.values()) == 1
