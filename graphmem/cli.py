@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from graphmem._errors import GraphmemError
+from graphmem.evidence import CONTROLS
 
 DATA_DEFAULT = "../shared/data"
 
@@ -321,9 +322,7 @@ def audit(ctx: click.Context, name: str, as_json: bool) -> None:
 @click.option("--budget", "budget_chars", default=60_000, show_default=True,
               help="Characters of evidence, header included.")
 @click.option("--control", default="cmc", show_default=True,
-              type=click.Choice(["cmc", "prior_refresh", "stale_closure", "bm25_top100",
-                                 "bm25_matched", "dense_top100", "current_state",
-                                 "raw_history"]))
+              type=click.Choice(list(CONTROLS)))
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def evidence(ctx: click.Context, question: str, hops: int, budget_chars: int, control: str,

@@ -16,6 +16,7 @@ from typing import Any
 from graphmem._errors import InvalidInputError
 from graphmem.domain.anchor import candidate_spans
 from graphmem.domain.evidence import Evidence, EvidenceRecord, render
+from graphmem.domain.soft_keys import cosine
 from graphmem.retrieval.bm25 import BM25
 from graphmem.store.neo4j.store import Neo4jStore
 
@@ -23,7 +24,7 @@ __all__ = ["CONTROLS", "EvidenceReader"]
 
 CONTROLS = (
     "cmc", "prior_refresh", "stale_closure", "bm25_top100", "bm25_matched", "dense_top100",
-    "current_state", "raw_history",
+    "current_state", "raw_history", "state_top12", "turns_pruned",
 )
 MAX_HOPS = 10
 MAX_QUESTION_CHARS = 20_000
@@ -55,11 +56,14 @@ class Snapshot:
     prior: dict[str, _V] = field(default_factory=dict)
     out_head: dict[str, list[_V]] = field(default_factory=lambda: defaultdict(list))
     out_prior: dict[str, list[_V]] = field(default_factory=lambda: defaultdict(list))
+    by_record: dict[int, list[_V]] = field(default_factory=lambda: defaultdict(list))
     _bm25: BM25 | None = None
     _bm25_docs: list[_V] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for v in self.versions.values():
+            for p in v.evidence:
+                self.by_record[p].append(v)
             if v.is_head:
                 self.heads[v.key] = v
                 self.out_head[v.s].append(v)
@@ -103,6 +107,7 @@ class EvidenceReader:
         self.ns = namespace
         self.aliases = aliases
         self.embed = embed
+        self._vec_cache: dict[str, list[float]] = {}
         self._snapshot: Snapshot | None = None
         self._mark: dict[str, int] | None = None
 
@@ -147,7 +152,10 @@ class EvidenceReader:
             anchors, picked, records = self._cmc(question, hops)
         else:
             anchors, picked, records = self._control(question, hops, budget_chars, control)
-        fallback = not picked and control not in ("current_state", "raw_history")
+        if control == "turns_pruned":  # selects turns, not keys
+            fallback = not records
+        else:
+            fallback = not picked and control not in ("current_state", "raw_history")
         if fallback or control == "raw_history":
             snap = self.snapshot()
             records = list(snap.records.values())
@@ -216,29 +224,59 @@ class EvidenceReader:
                 chosen_docs.append(v)
                 size += add
             return anchors, names(chosen_docs), recs(chosen_docs)
-        if control == "dense_top100":
+        if control in ("dense_top100", "state_top12", "turns_pruned"):
             if self.embed is None:
                 raise InvalidInputError(
-                    "dense_top100 needs an embedder: Memory.connect(..., embedder=...) "
-                    "(Ollama embeddings, or the optional in-process MiniLM extra)"
+                    f"{control} needs an embedder: set Memory.embedder (e.g. an OllamaClient, "
+                    "whose embed() uses Ollama's /api/embed)"
                 )
-            return self._dense(question, snap, recs, names, anchors)
+            if control == "dense_top100":
+                docs = sorted(snap.heads.values(), key=lambda v: v.pos)
+                texts = [" ".join(snap.records[p].text for p in v.evidence
+                                  if p in snap.records) for v in docs]
+                top = [docs[i] for i in self._top(question, texts, 100)]
+                return anchors, names(top), recs(top)
+            if control == "state_top12":
+                # P-Mem's state read: each head as "key: value", the 12 closest to the question.
+                docs = sorted(snap.heads.values(), key=lambda v: v.pos)
+                texts = [f"{v.subject} {v.relation.replace('_', ' ')}: {v.value}" for v in docs]
+                top = [docs[i] for i in self._top(question, texts, 12)]
+                return anchors, names(top), recs(top)
+            return anchors, [], self._turns_pruned(question, snap)
         raise InvalidInputError(f"unknown control {control!r}")
 
-    def _dense(self, question, snap, recs, names, anchors):
-        import math
+    def _vectors(self, texts: list[str]) -> list[list[float]]:
+        todo = [t for t in dict.fromkeys(texts) if t not in self._vec_cache]
+        if todo:
+            assert self.embed is not None
+            for t, v in zip(todo, self.embed(todo), strict=True):
+                self._vec_cache[t] = v
+        return [self._vec_cache[t] for t in texts]
 
-        docs = sorted(snap.heads.values(), key=lambda v: v.pos)
-        texts = [" ".join(snap.records[p].text for p in v.evidence if p in snap.records)
-                 for v in docs]
-        vecs = self.embed([question, *texts])
-        q, rest = vecs[0], vecs[1:]
+    def _top(self, question: str, texts: list[str], k: int) -> list[int]:
+        q = self._vectors([question])[0]
+        vecs = self._vectors(texts)
+        scores = [cosine(q, v) for v in vecs]
+        return sorted(range(len(texts)), key=lambda i: (-scores[i], i))[:k]
 
-        def cos(a, b):
-            na = math.sqrt(sum(x * x for x in a)) or 1.0
-            nb = math.sqrt(sum(x * x for x in b)) or 1.0
-            return sum(x * y for x, y in zip(a, b, strict=False)) / (na * nb)
+    def _turns_pruned(self, question: str, snap: Snapshot) -> list[EvidenceRecord]:
+        """P-Mem's turn read: the 12 closest turns; of two similar turns (cosine >= 0.55)
+        from different dates that give different values for one key, the earlier goes.
+        The slot check reads the keys the controller stored; the date decides the
+        direction, never a model."""
+        turns = sorted(snap.records.values(), key=lambda r: r.pos)
+        picked = [turns[i] for i in self._top(question, [t.text for t in turns], 12)]
+        vecs = self._vectors([t.text for t in picked])
+        dropped: set[int] = set()
+        for a in range(len(picked)):
+            for b in range(a + 1, len(picked)):
+                ra, rb = picked[a], picked[b]
+                da, db = (ra.observed_at or "")[:10], (rb.observed_at or "")[:10]
+                if da == db or cosine(vecs[a], vecs[b]) < 0.55:
+                    continue
+                ka = {v.key: v.value for v in snap.by_record.get(ra.pos, [])}
+                kb = {v.key: v.value for v in snap.by_record.get(rb.pos, [])}
+                if any(k in kb and ka[k] != kb[k] for k in ka):
+                    dropped.add(ra.pos if da < db else rb.pos)
+        return [t for t in picked if t.pos not in dropped]
 
-        order = sorted(range(len(docs)), key=lambda i: -cos(q, rest[i]))[:100]
-        top = [docs[i] for i in order]
-        return anchors, names(top), recs(top)

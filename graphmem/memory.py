@@ -36,7 +36,7 @@ from graphmem.domain.model import (
 from graphmem.domain.soft_keys import SoftKeyMatcher
 from graphmem.evidence import EvidenceReader
 from graphmem.extract.base import Extraction, Extractor
-from graphmem.llm.base import LLMClient
+from graphmem.llm.base import Embedder, LLMClient
 from graphmem.reader import Answer, read
 from graphmem.store.neo4j.store import Neo4jStore, TxStore, kid_of
 
@@ -225,6 +225,7 @@ class Memory:
         self.aliases: dict[str, str] = dict(KOREAN_ALIASES)
         self._reader = EvidenceReader(store, self.namespace, self.aliases)
         self._blocks: BlockServer | None = None
+        self._embedder: Embedder | None = None
         self.soft_keys: SoftKeyMatcher | None = None  # set to align unseen relation names
 
     # -- connection ----------------------------------------------------------------
@@ -568,6 +569,16 @@ class Memory:
             cypher=cypher("why_graph"), params=graph_params, browser_url=browser,
         )
 
+    @property
+    def embedder(self) -> Embedder | None:
+        """Sentence embeddings for the dense, state_top12 and turns_pruned controls."""
+        return self._embedder
+
+    @embedder.setter
+    def embedder(self, value: Embedder | None) -> None:
+        self._embedder = value
+        self._reader.embed = value.embed if value is not None else None
+
     def evidence(
         self, question: str, hops: int = 5, budget_chars: int = 60_000, control: str = "cmc"
     ) -> Evidence:
@@ -577,7 +588,8 @@ class Memory:
         (depth < ``hops``), render the supporting records in source order within
         ``budget_chars``. Other controls (``prior_refresh``, ``stale_closure``,
         ``bm25_top100``, ``bm25_matched``, ``dense_top100``, ``current_state``,
-        ``raw_history``) use the same renderer and budget.
+        ``raw_history``, and P-Mem's ``state_top12`` and ``turns_pruned``) use the same
+        renderer and budget; the last three need ``Memory.embedder``.
         """
         return self._reader.evidence(question, hops, budget_chars, control)
 

@@ -69,8 +69,42 @@ def test_every_control_runs_with_the_same_renderer(memory):
         ev = memory.evidence("What floor is the weekly meeting on?", control=control)
         assert ev.text.startswith("Here is a list of records")
         assert ev.control == control
-    with pytest.raises(InvalidInputError, match="embedder"):
-        memory.evidence("weekly meeting", control="dense_top100")
+    for control in ("dense_top100", "state_top12", "turns_pruned"):
+        with pytest.raises(InvalidInputError, match="embedder"):
+            memory.evidence("weekly meeting", control=control)
+
+
+def test_embedding_controls_over_ollamas_protocol(memory):
+    from graphmem.llm.ollama import OllamaClient
+    from graphmem.llm.testserver import OllamaTestServer
+
+    _facts(memory, MEETING)
+    memory.ingest([Record("Lunch is at noon.", id="x", pos=50, observed_at="2026-01-09")])
+    with OllamaTestServer([]) as server:
+        memory.embedder = OllamaClient(server.url, embed_model="e")
+        q = "What floor is the weekly meeting on?"
+        dense = memory.evidence(q, control="dense_top100")
+        state = memory.evidence(q, control="state_top12")
+        turns = memory.evidence(q, control="turns_pruned")
+    assert "Room B is on floor 5." in dense.text and not dense.fallback
+    assert len(state.keys) <= 12 and "Room B is on floor 5." in state.text
+    assert len(turns.records) <= 12 and not turns.fallback
+
+
+def test_turns_pruned_drops_the_earlier_of_two_conflicting_turns(memory):
+    from graphmem.llm.ollama import OllamaClient
+    from graphmem.llm.testserver import OllamaTestServer
+
+    memory.ingest([
+        Record("The weekly meeting is in room A.", id="1", pos=1, observed_at="2026-01-01",
+               facts=(Fact("weekly meeting", "room", "room A"),)),
+        Record("The weekly meeting is in room B.", id="2", pos=2, observed_at="2026-02-01",
+               facts=(Fact("weekly meeting", "room", "room B", "update"),)),
+    ])
+    with OllamaTestServer([]) as server:
+        memory.embedder = OllamaClient(server.url, embed_model="e")
+        ev = memory.evidence("Which room is the weekly meeting in?", control="turns_pruned")
+    assert [r.text for r in ev.records] == ["The weekly meeting is in room B."]
 
 
 @pytest.mark.parametrize(
