@@ -346,8 +346,15 @@ class Controller:
             "uid": stable_id("t", self.namespace, ctx.record_uid, ctx.fact_index),
             "version": head.uid, "at": ctx.observed_at, "reason": "revoked", "pos": ctx.pos,
         })
-        touched = [head.uid]
-        restored: VersionState | None = None
+        restored = self._restore_head(state, head, alternatives, plan)
+        return [head.uid] + ([restored.uid] if restored is not None else [])
+
+    def _restore_head(
+        self, state: KeyState, gone: VersionState, alternatives: list[VersionState], plan: Plan
+    ) -> VersionState | None:
+        """The head after ``gone`` stops being it: the newest open alternative (still
+        contested if others remain), else the newest predecessor that was not revoked."""
+        restored: VersionState | None
         if alternatives:
             restored = max(alternatives, key=lambda a: a.order)
             others = [a for a in alternatives if a is not restored]
@@ -357,7 +364,7 @@ class Controller:
                 a.alternative_of = restored.uid
                 plan.touch(a)
         else:
-            restored = self._predecessor(state, head)
+            restored = self._predecessor(state, gone)
             while restored is not None and restored.status is Status.REVOKED:
                 restored = self._predecessor(state, restored)
             if restored is not None:
@@ -367,8 +374,7 @@ class Controller:
             restored.valid_to = None
             restored.tx_to = None
             plan.touch(restored)
-            touched.append(restored.uid)
-        return touched
+        return restored
 
     def _resolve(
         self, state: KeyState, head: VersionState, fact: Fact, relation: str, ctx: FactContext,
@@ -441,26 +447,7 @@ class Controller:
                 v for v in state.versions.values()
                 if v.status is Status.CONTESTED and not v.is_head
             ]
-            restored: VersionState | None
-            if alts:
-                restored = max(alts, key=lambda a: a.order)
-                others = [a for a in alts if a is not restored]
-                restored.status = Status.CONTESTED if others else Status.ACTIVE
-                restored.alternative_of = None
-                for a in others:
-                    a.alternative_of = restored.uid
-                    plan.touch(a)
-            else:
-                restored = self._predecessor(state, old_head)
-                while restored is not None and restored.status is Status.REVOKED:
-                    restored = self._predecessor(state, restored)
-                if restored is not None:
-                    restored.status = Status.ACTIVE
-            if restored is not None:
-                restored.is_head = True
-                restored.valid_to = None
-                restored.tx_to = None
-                plan.touch(restored)
+            self._restore_head(state, old_head, alts, plan)
         elif (
             old_head is not None
             and old_head.status is Status.CONTESTED
