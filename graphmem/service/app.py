@@ -600,10 +600,13 @@ class Service:
 
     @contextmanager
     def writing(self, namespace: str, *, patient: bool = False) -> Iterator[None]:
-        """One writer per namespace at a time (``Memory`` reads max pos and heads, then writes).
+        """One writer per namespace at a time in this process.
 
-        A request waits at most ``write_wait_seconds``; a ``patient`` background job waits
-        as long as it takes, since no client is holding a connection open for it.
+        Correctness does not depend on it: every write transaction takes the namespace's
+        lock in Neo4j, so writers in several processes stay serialized. This lock bounds
+        how long a request waits behind another write here (``write_wait_seconds``, then a
+        503 with Retry-After) instead of piling up threads; a ``patient`` background job
+        waits as long as it takes.
         """
         with self._lock:
             lock = self._write_locks.setdefault(namespace, threading.Lock())
