@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from graphmem import InvalidInputError
 from graphmem.domain.keys import RelationRegistry
 from graphmem.domain.model import Fact, Intent, ParseStatus, Record
 from graphmem.extract.base import Extractor
@@ -311,7 +312,10 @@ def test_speaker_may_be_the_subject_of_a_first_person_record(server: OllamaTestS
 
 
 def test_empty_records_cost_no_call(server: OllamaTestServer, client: OllamaClient) -> None:
-    assert LLMExtractor(client).extract(Record("   ")).status is NO_FACT
+    # An empty record never reaches an extractor: Record refuses it (ingest reports it).
+    with pytest.raises(InvalidInputError, match="empty"):
+        Record("   ")
+    assert LLMExtractor(client).extract_many([]) == []
     assert server.chat_requests == []
 
 
