@@ -108,6 +108,7 @@ class BlockServer:
         self.tokenizer = tokenizer
         self.poll_interval = poll_interval
         self._snapshot: BlockSnapshot | None = None
+        self._build_seconds = 0.0
         self._stop = threading.Event()
         self._publisher: threading.Thread | None = None
         self._fresh = ThreadPoolExecutor(max_workers=2, thread_name_prefix="graphmem-fresh")
@@ -119,9 +120,11 @@ class BlockServer:
         mark = self.store.run("watermark", {"ns": self.ns})[0]
         snap = self._snapshot
         if snap is None or snap.watermark != mark:
+            t0 = time.perf_counter()
             rows = self.store.run("active_view", {"ns": self.ns})
             snap = BlockSnapshot.build(rows, mark, self.tokenizer)
             self._snapshot = snap  # the one reference swap readers see
+            self._build_seconds = time.perf_counter() - t0
         return snap
 
     def start(self) -> None:
@@ -134,7 +137,10 @@ class BlockServer:
     def _follow(self) -> None:
         while not self._stop.wait(self.poll_interval):
             snap = self._snapshot
-            if snap is not None and time.time() - snap.built_at < MIN_REBUILD_INTERVAL:
+            # Under a steady writer, rebuild at most every MIN_REBUILD_INTERVAL and never
+            # spend more than a fifth of the time building (big stores build slowly).
+            pause = max(MIN_REBUILD_INTERVAL, 4 * self._build_seconds)
+            if snap is not None and time.time() - snap.built_at < pause:
                 continue
             try:
                 self.refresh()
