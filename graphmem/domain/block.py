@@ -199,27 +199,25 @@ def requested_slot(request: str, slots: Iterable[tuple[str, Sequence[str], str]]
 
     ``slots``: (name, nouns, value type). A noun that announces several slots (meeting →
     time or room) is settled by the ending: "is at" / "몇 시" → time, "is in" / "어디" → room.
+    Otherwise the slot with the longest matching noun wins ("budget cap" over "budget");
+    a tie is unclear.
     """
     text = request.casefold()
-    hits = []
+    hits: list[tuple[str, str, int]] = []  # (slot, value type, longest matching noun)
     for name, nouns, vtype in slots:
-        if any(n.casefold() in text for n in nouns):
-            hits.append((name, vtype))
-    if len(hits) == 1:
-        return hits[0][0]
-    if len(hits) > 1:
-        if _TIME_ENDINGS.search(request):
-            narrowed = [n for n, t in hits if t == "time"]
-        elif _ROOM_ENDINGS.search(request):
-            narrowed = [n for n, t in hits if t == "room"]
-        else:
-            narrowed = []
-        if len(narrowed) == 1:
-            return narrowed[0]
-        # Prefer the slot whose own noun is most specific (longest match).
-        best = sorted(hits, key=lambda h: -max(
-            (len(n) for s, ns, _ in slots if s == h[0] for n in ns if n.casefold() in text),
-            default=0))
-        if len(best) > 1:
-            return None
-    return None
+        longest = max((len(n) for n in nouns if n.casefold() in text), default=0)
+        if longest:
+            hits.append((name, vtype, longest))
+    if len(hits) <= 1:
+        return hits[0][0] if hits else None
+    if _TIME_ENDINGS.search(request):
+        narrowed = [n for n, t, _ in hits if t == "time"]
+    elif _ROOM_ENDINGS.search(request):
+        narrowed = [n for n, t, _ in hits if t == "room"]
+    else:
+        narrowed = []
+    if len(narrowed) == 1:
+        return narrowed[0]
+    best = max(h[2] for h in hits)
+    winners = [n for n, _, size in hits if size == best]
+    return winners[0] if len(winners) == 1 else None

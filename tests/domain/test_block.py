@@ -1,0 +1,53 @@
+"""Pure parts of read path B: the requested slot, names, the identity posterior, rendering."""
+
+from __future__ import annotations
+
+from graphmem.domain.block import (
+    ActiveRecord,
+    BlockLine,
+    identity_posterior,
+    mention_candidates,
+    render_block,
+    requested_slot,
+)
+from graphmem.extract.slots import DEFAULT_SLOTS
+
+SLOTS = [(s.name, (*s.nouns_en, *s.nouns_ko), s.value_type) for s in DEFAULT_SLOTS]
+
+
+def test_requested_slot_from_noun_and_ending():
+    assert requested_slot("the standup with Minjun is at", SLOTS) == "meeting time"
+    assert requested_slot("the planning meeting with Jonah is in", SLOTS) == "meeting room"
+    assert requested_slot("민준님이랑 하는 스탠드업은 몇 시에", SLOTS) == "meeting time"
+    assert requested_slot("민준님 회의는 어디서", SLOTS) == "meeting room"
+    assert requested_slot("the Mosaic budget cap is", SLOTS) == "budget cap"
+    assert requested_slot("the deadline for the launch is", SLOTS) == "deadline"
+    assert requested_slot("the standup with Minjun", SLOTS) is None  # time or room: unclear
+    assert requested_slot("how are you", SLOTS) is None
+
+
+def test_a_given_name_means_every_entity_that_has_it():
+    ents = ["Minjun Kim", "Minjun Lee", "김민준", "이민준", "Orion"]
+    assert mention_candidates("the sync with Minjun is at", ents) == {
+        "minjun": ["Minjun Kim", "Minjun Lee"]}
+    assert mention_candidates("the sync with Minjun Kim is at", ents) == {
+        "minjun kim": ["Minjun Kim"]}
+    assert mention_candidates("민준님이랑 회의", ents) == {"민준": ["김민준", "이민준"]}
+
+
+def test_posterior_prefers_the_partner_then_who_the_partner_talks_about():
+    post = identity_posterior(["Minjun Kim", "Minjun Lee"], "Minjun Lee", {}, {}, "2026-05-05")
+    assert max(post, key=post.get) == "Minjun Lee" and abs(sum(post.values()) - 1) < 1e-9
+    comention = {"jiyoung park": {"minjun kim": 9.0, "minjun lee": 1.0}}
+    post = identity_posterior(["Minjun Kim", "Minjun Lee"], "Jiyoung Park", comention, {},
+                              "2026-05-05")
+    assert post["Minjun Kim"] > post["Minjun Lee"]
+
+
+def test_render_block_respects_lines_and_characters():
+    recs = [ActiveRecord(i, f"r{i}", "x" * 150, "2026-05-01T00:00:00", ("Ann",), None)
+            for i in range(10)]
+    text, kept = render_block([BlockLine(r, 1.0) for r in recs])
+    assert text.startswith("[Relevant memory]\n- (2026-05-01, to Ann) ")
+    assert len(text) <= 800 and len(kept) <= 6
+    assert render_block([]) == ("", [])
