@@ -383,7 +383,7 @@ class Memory:
             plan = Plan()
             for key, ctx, fact in facts:
                 self.controller.apply(states[key], fact, ctx, plan)
-            tx.write_plan(self.namespace, [row for _, row, _ in rows], [], plan)
+            tx.write_plan(self.namespace, [row for _, row, _ in rows], plan)
             return plan, [uid for uid, _, _ in rows], late
 
         t_db = time.perf_counter()

@@ -100,9 +100,8 @@ class TxStore(_Reads):
     def run(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         return [r.data() for r in self.tx.run(cypher(name), dict(params))]
 
-    def write_plan(self, ns: str, evidence: list[dict[str, Any]],
-                   entities: list[dict[str, Any]], plan: Plan) -> None:
-        Neo4jStore._write_plan_tx(self.tx, ns, evidence, entities, plan)
+    def write_plan(self, ns: str, evidence: list[dict[str, Any]], plan: Plan) -> None:
+        Neo4jStore._write_plan_tx(self.tx, ns, evidence, plan)
 
     def erase(self, ns: str, uid: str, doomed: list[str], plan: Plan, at: str) -> None:
         Neo4jStore._erase_tx(self.tx, ns, uid, doomed, plan, at)
@@ -174,22 +173,11 @@ class Neo4jStore(_Reads):
                 "stored. Re-send it once Neo4j is back: known records are skipped."
             ) from exc
 
-    def write_plan(
-        self,
-        ns: str,
-        evidence: list[dict[str, Any]],
-        entities: list[dict[str, Any]],
-        plan: Plan,
-    ) -> None:
-        with self.driver.session(database=self.database) as session:
-            session.execute_write(self._write_plan_tx, ns, evidence, entities, plan)
-
     @staticmethod
     def _write_plan_tx(
         tx: ManagedTransaction,
         ns: str,
         evidence: list[dict[str, Any]],
-        entities: list[dict[str, Any]],
         plan: Plan,
     ) -> None:
         def run(name: str, **params: Any) -> None:
@@ -201,7 +189,7 @@ class Neo4jStore(_Reads):
         for v in plan.new_versions.values():
             for name in (v.subject, v.value):
                 names.setdefault(normalize_name(name), name)
-        entity_rows = [*entities] + [
+        entity_rows = [
             {"uid": f"{ns}/{k}", "ns": ns, "key": k, "name": n} for k, n in names.items()
         ]
         for chunk in _chunks(entity_rows):
