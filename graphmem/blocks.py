@@ -105,6 +105,9 @@ class BlockServer:
         self.store = store
         self.ns = namespace
         self.slots = tuple(slots)
+        # (name, nouns in both languages, value type): what the slot gate reads requests by.
+        self._slot_nouns = tuple((sp.name, (*sp.nouns_en, *sp.nouns_ko), sp.value_type)
+                                 for sp in self.slots)
         self.tokenizer = tokenizer
         self.poll_interval = poll_interval
         self._snapshot: BlockSnapshot | None = None
@@ -255,8 +258,7 @@ class BlockServer:
             ranked = [(r, s) for r, s in ranked
                       if not ({normalize_name(e) for e in r.entities} & ex)]
         lines = [BlockLine(r, s) for r, s in ranked]
-        slot = requested_slot(request, [(sp.name, (*sp.nouns_en, *sp.nouns_ko), sp.value_type)
-                                        for sp in self.slots])
+        slot = requested_slot(request, self._slot_nouns)
         top = lines[:k]
         post_norm = {normalize_name(e): p for e, p in posterior.items()}
         if gate == "slot" and slot is not None:

@@ -97,4 +97,4 @@ def normalize_answer(s: str) -> str:
 def answer_in_text(golds: Iterable[str], text: str) -> bool:
     """Is any normalized gold a substring of the normalized text?"""
     norm = normalize_answer(text)
-    return any(normalize_answer(g) and normalize_answer(g) in norm for g in golds)
+    return any(g and g in norm for g in map(normalize_answer, golds))
