@@ -1,1 +1,0 @@
-"""In-process retrieval used by the comparison controls and the memory block ranker."""
