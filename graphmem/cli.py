@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
 from graphmem._errors import GraphmemError
-from graphmem.evidence import CONTROLS
+from graphmem.config import EXTRACTOR_NAMES
 
 DATA_DEFAULT = "../shared/data"
 
@@ -166,8 +165,11 @@ def demo(ctx: click.Context) -> None:
 @main.command()
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--batch-size", default=5000, show_default=True)
+@click.option("--extractor", type=click.Choice(EXTRACTOR_NAMES), default=None,
+              help="How records without facts are read (default: $GRAPHMEM_EXTRACTOR, "
+              "else none: kept raw).")
 @click.pass_context
-def ingest(ctx: click.Context, path: str, batch_size: int) -> None:
+def ingest(ctx: click.Context, path: str, batch_size: int, extractor: str | None) -> None:
     """Store records from a JSONL file (one record object per line).
 
     Each line: {"text": ..., "id": ..., "speaker": ..., "observed_at": ...,
@@ -186,7 +188,8 @@ def ingest(ctx: click.Context, path: str, batch_size: int) -> None:
             click.echo(f"line {lineno}: {error}", err=True)
         else:
             rows.append(obj)
-    with _connect(ctx) as mem:
+    overrides = {"extractor": extractor} if extractor else {}
+    with _connect(ctx, **overrides) as mem:
         report = mem.ingest(rows, batch_size=batch_size, progress=True)
     for err in report.errors:
         click.echo(f"record {err.get('id') or err.get('index')}: {err['error']}", err=True)
@@ -322,7 +325,7 @@ def audit(ctx: click.Context, name: str, as_json: bool) -> None:
 @click.option("--budget", "budget_chars", default=60_000, show_default=True,
               help="Characters of evidence, header included.")
 @click.option("--control", default="cmc", show_default=True,
-              type=click.Choice(list(CONTROLS)))
+              help="How records are chosen: cmc, or a control a plugin registered.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def evidence(ctx: click.Context, question: str, hops: int, budget_chars: int, control: str,
@@ -336,8 +339,9 @@ def evidence(ctx: click.Context, question: str, hops: int, budget_chars: int, co
     with _connect(ctx, install_schema=False) as mem:
         ev = mem.evidence(question, hops=hops, budget_chars=budget_chars, control=control)
     if as_json:
-        _json({"text": ev.text, "anchors": ev.anchors, "keys": ev.keys,
-               "fallback": ev.fallback, "records": [r.__dict__ for r in ev.records]})
+        from graphmem.results import evidence_to_dict
+
+        _json(evidence_to_dict(ev))
         return
     click.echo(f"anchors: {', '.join(ev.anchors) or '(none)'}"
                + ("   [no anchor: whole history]" if ev.fallback else ""))
@@ -382,176 +386,6 @@ def serve(ctx: click.Context, host: str, port: int, reader_url: str | None) -> N
         click.echo("warning: GRAPHMEM_API_KEYS is not set; every /v1 request will get 401",
                    err=True)
     uvicorn.run(create_app(settings), host=host, port=port)
-
-
-# -- benchmarks ----------------------------------------------------------------------------
-@main.group()
-def bench() -> None:
-    """Reproduce the numbers in BENCHMARKS.md.
-
-    \b
-    Example:
-      graphmem bench pmem --write BENCHMARKS.md
-    """
-
-
-@bench.command("pmem")
-@click.option("--cases", default=40, show_default=True, help="Cases per setting.")
-@click.option("--seed", default=0, show_default=True)
-@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
-              help="Also replace the P-Mem section of this Markdown file.")
-@click.pass_context
-def bench_pmem(ctx: click.Context, cases: int, seed: int, write: str | None) -> None:
-    """P-Mem controlled benchmark, state level, English and Korean.
-
-    \b
-    Example:
-      graphmem bench pmem --cases 40 --write BENCHMARKS.md
-    """
-    import time
-
-    from graphmem.bench import pmem
-    from graphmem.memory import Memory
-
-    Memory.connect(ctx.obj["uri"], "pmem-schema").close()  # starts Neo4j, installs the schema
-
-    def connect(ns: str, preserve_history: bool = True) -> Memory:
-        return Memory.connect(ctx.obj["uri"], ns, preserve_history=preserve_history,
-                              install_schema=False)
-
-    t0 = time.perf_counter()
-    rows = pmem.run(connect, cases=cases, seed=seed, progress=lambda m: click.echo(m, err=True))
-    text = pmem.table(rows)
-    click.echo(text)
-    click.echo(f"({time.perf_counter() - t0:.1f}s)")
-    if write:
-        cmd = f"graphmem bench pmem --cases {cases} --seed {seed} --write {write}"
-        _replace_section(Path(write), "pmem", f"Command: `{cmd}`\n\n{text}\n")
-
-
-@bench.command("factconsolidation")
-@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
-              type=click.Path(file_okay=False), help="Folder holding factconsolidation/ "
-              "and mquake/.")
-@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
-              help="Also replace the FactConsolidation section of this Markdown file.")
-@click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None,
-              help="Write the hop-sweep and latency plots (PNG) here.")
-@click.pass_context
-def bench_factconsolidation(ctx: click.Context, data_dir: str, write: str | None,
-                            plot_dir: str | None) -> None:
-    """FactConsolidation: parsing, ingest, answer-in-evidence per control, audit, latency.
-
-    \b
-    Example:
-      graphmem bench factconsolidation --data ../shared/data --write BENCHMARKS.md --plots docs
-    """
-    from graphmem.bench import factconsolidation as fc
-    from graphmem.memory import Memory
-
-    Memory.connect(ctx.obj["uri"], "fc-schema").close()
-    fixture = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / \
-        "factconsolidation_mh_ko.json"
-    res = fc.run(lambda ns: Memory.connect(ctx.obj["uri"], ns, install_schema=False),
-                 data_dir, korean_fixture=fixture, progress=lambda m: click.echo(m, err=True))
-    cmd = f"graphmem bench factconsolidation --data {data_dir}" + (
-        f" --write {write}" if write else "") + (f" --plots {plot_dir}" if plot_dir else "")
-    text = fc.markdown(res, cmd)
-    if plot_dir:
-        for p in fc.plots(res, Path(plot_dir)):
-            text += f"\n![{p.stem}]({p.as_posix()})\n"
-    click.echo(text)
-    if write:
-        _replace_section(Path(write), "factconsolidation", text)
-
-
-@bench.command("blocks")
-@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
-              type=click.Path(file_okay=False), help="Folder holding locomo/.")
-@click.option("--seeds", default=5, show_default=True, help="Seeds per arm (0..N-1).")
-@click.option("--langs", default="en,ko", show_default=True)
-@click.option("--sizes", default="1000,20000,100000", show_default=True,
-              help="Store sizes (records) for the latency sweep; empty to skip.")
-@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
-              help="Also replace the memory-block section of this Markdown file.")
-@click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None)
-@click.pass_context
-def bench_blocks(ctx: click.Context, data_dir: str, seeds: int, langs: str, sizes: str,
-                 write: str | None, plot_dir: str | None) -> None:
-    """Memory blocks (seed 004): keyed vs unkeyed, identity, gates, key noise, order,
-    latency at scale, a load run, and LoCoMo's colliding names.
-
-    \b
-    Example:
-      graphmem bench blocks --seeds 5 --write BENCHMARKS.md --plots docs
-    """
-    from graphmem.bench import blocks_run as br
-    from graphmem.memory import Memory
-
-    Memory.connect(ctx.obj["uri"], "blk-schema").close()
-
-    def connect(ns: str) -> Memory:
-        return Memory.connect(ctx.obj["uri"], ns, install_schema=False)
-
-    def say(m: str) -> None:
-        click.echo(m, err=True)
-
-    seed_list = list(range(seeds))
-    res = br.BlockBench()
-    for lang in [x for x in langs.split(",") if x]:
-        res.rows += br.main_arms(connect, seed_list, lang, say)
-    res.noise = br.noise_grid(connect, 0, "en", [0.0, 0.05, 0.1, 0.2, 0.4], say)
-    if sizes.strip():
-        res.latency = br.scale_latency(connect, [int(x) for x in sizes.split(",")], say)
-    res.load = br.load_run(connect, say)
-    res.locomo = br.locomo_run(connect, data_dir, say)
-    cmd = (f"graphmem bench blocks --seeds {seeds} --langs {langs} --sizes {sizes}"
-           + (f" --write {write}" if write else "") + (f" --plots {plot_dir}" if plot_dir else ""))
-    text = br.markdown(res, cmd, seed_list)
-    if plot_dir:
-        for p in br.plots(res, Path(plot_dir)):
-            text += f"\n![{p.stem}]({p.as_posix()})\n"
-    click.echo(text)
-    if write:
-        _replace_section(Path(write), "blocks", text)
-
-
-@bench.command("service")
-@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
-              type=click.Path(file_okay=False))
-@click.option("--clients", default=50, show_default=True)
-@click.option("--seconds", default=60.0, show_default=True)
-@click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
-@click.pass_context
-def bench_service(ctx: click.Context, data_dir: str, clients: int, seconds: float,
-                  write: str | None) -> None:
-    """Load: concurrent clients against POST /evidence on the 262k FactConsolidation store.
-
-    \b
-    Example:
-      graphmem bench service --clients 50 --seconds 60 --write BENCHMARKS.md
-    """
-    from graphmem.bench import service_load
-
-    res = service_load.run(ctx.obj["uri"], data_dir, clients, seconds,
-                           progress=lambda m: click.echo(m, err=True))
-    cmd = (f"graphmem bench service --clients {clients} --seconds {seconds:g}"
-           + (f" --write {write}" if write else ""))
-    text = service_load.markdown(res, cmd)
-    click.echo(text)
-    if write:
-        _replace_section(Path(write), "service", text)
-
-
-def _replace_section(path: Path, name: str, body: str) -> None:
-    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    block = f"{start}\n{body}{end}"
-    if start in text and end in text:
-        text = text[: text.index(start)] + block + text[text.index(end) + len(end):]
-    else:
-        text = text.rstrip() + "\n\n" + block + "\n"
-    path.write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -10,8 +10,11 @@ with ``status`` and ``problem`` attributes; problems with no core counterpart (4
         mem.remember("Minjun", "standup time", "9:30")
         mem.why("Minjun", "standup time").text()
 
-The request building and response parsing are shared; the two classes differ only in
-how they wait.
+Responses are read with the one deserializer of each type: the ``from_dict`` of
+``graphmem.results``, ``graphmem.service.jobs.Job`` and
+``graphmem.service.wire.block_from_dict``, none of which loads FastAPI or the Neo4j
+driver. The request building and response parsing are shared; the two classes differ
+only in how they wait.
 """
 
 from __future__ import annotations
@@ -19,21 +22,30 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
 import httpx
 
-from graphmem.domain.evidence import Evidence, EvidenceRecord
+from graphmem._names import validate_namespace
+from graphmem.domain.block import Block
+from graphmem.domain.evidence import Evidence
 from graphmem.domain.model import Fact, Intent, Record
-from graphmem.memory import EraseReport, Explanation, IngestReport, WriteResult, validate_namespace
-from graphmem.reader import Answer
+from graphmem.results import (
+    Answer,
+    EraseReport,
+    Explanation,
+    IngestReport,
+    WriteResult,
+    evidence_from_dict,
+)
 from graphmem.service import ServiceError, error_from_problem
+from graphmem.service.jobs import Job
+from graphmem.service.wire import block_from_dict
 
 __all__ = ["AsyncClient", "Client", "Job", "ServiceError"]
 
-T = TypeVar("T")
 DEFAULT_TIMEOUT = 120.0
 
 
@@ -63,55 +75,17 @@ def record_json(r: Record | Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _pick(cls: type[T], data: Mapping[str, Any]) -> T:
-    """Build a dataclass from the fields it knows (newer servers may send more)."""
-    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-    return cls(**{k: v for k, v in data.items() if k in names})
-
-
-def _evidence(d: Mapping[str, Any]) -> Evidence:
-    return Evidence(
-        text=d["text"], records=[_pick(EvidenceRecord, r) for r in d["records"]],
-        anchors=list(d["anchors"]), keys=list(d["keys"]), fallback=d["fallback"],
-        control=d.get("control", "cmc"), hops=d.get("hops", 5),
-        truncated=d.get("truncated", False), stats=dict(d.get("stats") or {}),
-    )
-
-
-def _explanation(d: Mapping[str, Any]) -> Explanation:
-    return Explanation(d["subject"], d["relation"], d["head"], d["versions"],
-                       cypher=d["cypher"], params=d["params"], browser_url=d.get("browser_url"))
+T = TypeVar("T")
+Rows = list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
-class Job:
-    """A background ingest as the service reports it."""
-
-    id: str
-    namespace: str
-    status: str
-    records: int
-    submitted_at: str
-    started_at: str | None = None
-    finished_at: str | None = None
-    report: IngestReport | None = None
-    error: dict[str, Any] | None = None
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Job:
-        data = dict(d)
-        if data.get("report") is not None:
-            data["report"] = _pick(IngestReport, data["report"])
-        return _pick(cls, data)
-
-
-@dataclass(frozen=True)
-class _Call:
+class _Call(Generic[T]):
     """One request and how to read its answer."""
 
     method: str
     path: str
-    parse: Callable[[Any], Any]
+    parse: Callable[[Any], T]
     params: dict[str, str] | None = None
     json: Any = None
 
@@ -141,57 +115,65 @@ class _Calls:
     def _p(self, tail: str) -> str:
         return f"/v1/{quote(self.namespace, safe='')}/{tail}"
 
-    def _ingest_call(self, records: Iterable[Record | Mapping[str, Any]]) -> _Call:
+    def _ingest_call(self, records: Iterable[Record | Mapping[str, Any]]) -> _Call[dict[str, Any]]:
         body = {"records": [record_json(r) for r in records]}
         return _Call("POST", self._p("records"), lambda d: d, json=body)
 
-    def _job_call(self, job_id: str) -> _Call:
-        return _Call("GET", self._p(f"jobs/{quote(job_id, safe='')}"), Job.from_json)
+    def _job_call(self, job_id: str) -> _Call[Job]:
+        return _Call("GET", self._p(f"jobs/{quote(job_id, safe='')}"), Job.from_dict)
 
     def _remember_call(self, subject: str, relation: str, value: str,
-                       kw: Mapping[str, Any]) -> _Call:
+                       kw: Mapping[str, Any]) -> _Call[WriteResult]:
         body = {"subject": subject, "relation": relation, "value": value, **kw}
         body["intent"] = str(body["intent"])
-        return _Call("POST", self._p("remember"), lambda d: _pick(WriteResult, d), json=body)
+        return _Call("POST", self._p("remember"), WriteResult.from_dict, json=body)
 
-    def _revoke_call(self, subject: str, relation: str, kw: Mapping[str, Any]) -> _Call:
-        return _Call("POST", self._p("revoke"), lambda d: _pick(WriteResult, d),
+    def _revoke_call(self, subject: str, relation: str,
+                     kw: Mapping[str, Any]) -> _Call[WriteResult]:
+        return _Call("POST", self._p("revoke"), WriteResult.from_dict,
                      json={"subject": subject, "relation": relation, **kw})
 
     def _resolve_call(self, subject: str, relation: str, value: str,
-                      kw: Mapping[str, Any]) -> _Call:
-        return _Call("POST", self._p("resolve"), lambda d: _pick(WriteResult, d),
+                      kw: Mapping[str, Any]) -> _Call[WriteResult]:
+        return _Call("POST", self._p("resolve"), WriteResult.from_dict,
                      json={"subject": subject, "relation": relation, "value": value, **kw})
 
-    def _erase_call(self, record_id: str) -> _Call:
+    def _erase_call(self, record_id: str) -> _Call[EraseReport]:
         return _Call("DELETE", self._p(f"records/{quote(str(record_id), safe='')}"),
-                     lambda d: _pick(EraseReport, d))
+                     EraseReport.from_dict)
 
     def _evidence_call(self, question: str, hops: int, budget_chars: int,
-                       control: str) -> _Call:
+                       control: str) -> _Call[Evidence]:
         body = {"question": question, "hops": hops, "budget_chars": budget_chars,
                 "control": control}
-        return _Call("POST", self._p("evidence"), _evidence, json=body)
+        return _Call("POST", self._p("evidence"), evidence_from_dict, json=body)
 
     def _answer_call(self, question: str, hops: int, budget_chars: int, control: str,
-                     timeout: float | None) -> _Call:
+                     timeout: float | None) -> _Call[Answer]:
         body = {"question": question, "hops": hops, "budget_chars": budget_chars,
                 "control": control, "timeout": timeout}
-        return _Call("POST", self._p("answer"),
-                     lambda d: Answer(d["text"], _evidence(d["evidence"])), json=body)
+        return _Call("POST", self._p("answer"), Answer.from_dict, json=body)
+
+    def _block_call(self, request: str, partner: str, now: str | None,
+                    options: Mapping[str, Any]) -> _Call[Block]:
+        body = {"request": request, "partner": partner, "now": now, **options}
+        return _Call("POST", self._p("block"), block_from_dict, json=body)
 
     def _key_call(self, tail: str, subject: str, relation: str,
-                  parse: Callable[[Any], Any]) -> _Call:
+                  parse: Callable[[Any], T]) -> _Call[T]:
         return _Call("GET", self._p(tail), parse,
                      params={"subject": subject, "relation": relation})
 
-    def _why_call(self, subject: str, relation: str) -> _Call:
-        return self._key_call("why", subject, relation, _explanation)
+    def _why_call(self, subject: str, relation: str) -> _Call[Explanation]:
+        return self._key_call("why", subject, relation, Explanation.from_dict)
 
-    def _history_call(self, subject: str, relation: str) -> _Call:
+    def _history_call(self, subject: str, relation: str) -> _Call[Rows]:
         return self._key_call("history", subject, relation, lambda d: d["operations"])
 
-    def _audit_call(self, name: str) -> _Call:
+    def _health_call(self) -> _Call[dict[str, Any]]:
+        return _Call("GET", "/healthz", dict)
+
+    def _audit_call(self, name: str) -> _Call[Rows]:
         return _Call("GET", self._p(f"audit/{quote(name, safe='')}"), lambda d: d["rows"])
 
 
@@ -227,7 +209,7 @@ class Client(_Calls):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _send(self, call: _Call) -> httpx.Response:
+    def _send(self, call: _Call[Any]) -> httpx.Response:
         try:
             resp = self._http.request(call.method, call.path, params=call.params,
                                       json=call.json)
@@ -236,7 +218,7 @@ class Client(_Calls):
         _raise_for(resp)
         return resp
 
-    def _do(self, call: _Call) -> Any:
+    def _do(self, call: _Call[T]) -> T:
         return call.parse(self._send(call).json())
 
     # -- writing --------------------------------------------------------------------------
@@ -245,7 +227,7 @@ class Client(_Calls):
         """Store records; a batch the service runs as a job is waited for (polling)."""
         resp = self._send(self._ingest_call(records))
         if resp.status_code != 202:
-            return _pick(IngestReport, resp.json())
+            return IngestReport.from_dict(resp.json())
         job_id, deadline = resp.json()["id"], _deadline(wait_timeout)
         delay = self.poll_interval
         while True:
@@ -297,6 +279,12 @@ class Client(_Calls):
         """Like ``Memory.answer`` with the service's reader (503 ServiceError when none)."""
         return self._do(self._answer_call(question, hops, budget_chars, control, timeout))
 
+    def block(self, request: str, partner: str = "", now: str | None = None,
+              **options: Any) -> Block:
+        """The memory block for an unfinished message to ``partner`` (``Memory.block``);
+        ``options`` override the service's ``BlockOptions``."""
+        return self._do(self._block_call(request, partner, now, options))
+
     def why(self, subject: str, relation: str) -> Explanation:
         return self._do(self._why_call(subject, relation))
 
@@ -307,7 +295,7 @@ class Client(_Calls):
         return self._do(self._audit_call(name))
 
     def health(self) -> dict[str, Any]:
-        return self._do(_Call("GET", "/healthz", lambda d: d))
+        return self._do(self._health_call())
 
 
 class AsyncClient(_Calls):
@@ -338,7 +326,7 @@ class AsyncClient(_Calls):
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
-    async def _send(self, call: _Call) -> httpx.Response:
+    async def _send(self, call: _Call[Any]) -> httpx.Response:
         try:
             resp = await self._http.request(call.method, call.path, params=call.params,
                                             json=call.json)
@@ -347,14 +335,14 @@ class AsyncClient(_Calls):
         _raise_for(resp)
         return resp
 
-    async def _do(self, call: _Call) -> Any:
+    async def _do(self, call: _Call[T]) -> T:
         return call.parse((await self._send(call)).json())
 
     async def ingest(self, records: Iterable[Record | Mapping[str, Any]], *,
                      wait_timeout: float | None = None) -> IngestReport:
         resp = await self._send(self._ingest_call(records))
         if resp.status_code != 202:
-            return _pick(IngestReport, resp.json())
+            return IngestReport.from_dict(resp.json())
         job_id, deadline = resp.json()["id"], _deadline(wait_timeout)
         delay = self.poll_interval
         while True:
@@ -404,6 +392,11 @@ class AsyncClient(_Calls):
                      control: str = "cmc", timeout: float | None = None) -> Answer:
         return await self._do(self._answer_call(question, hops, budget_chars, control, timeout))
 
+    async def block(self, request: str, partner: str = "", now: str | None = None,
+                    **options: Any) -> Block:
+        """The memory block for an unfinished message to ``partner`` (``Memory.block``)."""
+        return await self._do(self._block_call(request, partner, now, options))
+
     async def why(self, subject: str, relation: str) -> Explanation:
         return await self._do(self._why_call(subject, relation))
 
@@ -414,7 +407,7 @@ class AsyncClient(_Calls):
         return await self._do(self._audit_call(name))
 
     async def health(self) -> dict[str, Any]:
-        return await self._do(_Call("GET", "/healthz", lambda d: d))
+        return await self._do(self._health_call())
 
 
 # -- waiting for jobs ---------------------------------------------------------------------------

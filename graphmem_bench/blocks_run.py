@@ -16,17 +16,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from graphmem.bench import block_metrics as bm
-from graphmem.bench.personal import Instance, generate
 from graphmem.domain.model import Fact, Record
 from graphmem.memory import Memory
+from graphmem_bench import block_metrics as bm
+from graphmem_bench.personal import Instance, generate
+from graphmem_bench.scoring import percentile
 
-Connect = Callable[[str], Memory]
-
-
-def _pct(v: list[float], q: float) -> float:
-    s = sorted(v)
-    return s[min(len(s) - 1, int(q * len(s)))] if s else float("nan")
+Connect = Callable[..., Memory]  # (namespace, **MemoryConfig overrides)
 
 
 def run_arm(connect: Connect, inst: Instance, *, identity: str = "posterior",
@@ -34,13 +30,13 @@ def run_arm(connect: Connect, inst: Instance, *, identity: str = "posterior",
             strip_stated: bool = False, label: str = "", tokenizer: str = "morphemes",
             ) -> dict[str, Any]:
     """Ingest one instance, serve every request, aggregate the block metrics."""
-    mem = connect(f"blk-{label or 'arm'}-{uuid.uuid4().hex[:8]}")
+    mem = connect(f"blk-{label or 'arm'}-{uuid.uuid4().hex[:8]}", block_tokenizer=tokenizer)
     try:
         records = inst.records
         if strip_stated:  # arrival order decides: the records' own dates are ignored
             records = [replace(r, stated_at=None) for r in records]
         mem.ingest(records)
-        mem.block("warm up", "nobody", tokenizer=tokenizer)  # starts the snapshot publisher
+        mem.block("warm up", "nobody")  # starts the snapshot publisher
         scores, lat = [], []
         for rq in inst.requests:
             b = mem.block(rq.text, rq.partner, now=rq.now, deadline_ms=deadline_ms or 10,
@@ -126,7 +122,7 @@ def main_arms(connect: Connect, seeds: list[int], lang: str,
             "unanswerable_abstained": sum(
                 round((r["abstain_unanswerable"] or 0) * r["n_unanswerable"]) for r in runs),
             "n_unanswerable": sum(r["n_unanswerable"] for r in runs),
-            "p50_ms": _pct(lat, .5), "p99_ms": _pct(lat, .99),
+            "p50_ms": percentile(lat, .5), "p99_ms": percentile(lat, .99),
         }
         rows.append(row)
         progress(f"{lang} {name}: clean {row['clean']:.3f} stale {row['stale']:.3f} "
@@ -165,8 +161,8 @@ def scale_latency(connect: Connect, sizes: list[int], progress: Callable[[str], 
                 fresh.append(mem.block(rq.text, rq.partner, now=rq.now, fresh=True,
                                        deadline_ms=10_000).latency_ms)
             row = {"records": len(inst.records), "ingest_s": ingest_s,
-                   "snapshot_p50": _pct(snap, .5), "snapshot_p99": _pct(snap, .99),
-                   "fresh_p50": _pct(fresh, .5), "fresh_p99": _pct(fresh, .99)}
+                   "snapshot_p50": percentile(snap, .5), "snapshot_p99": percentile(snap, .99),
+                   "fresh_p50": percentile(fresh, .5), "fresh_p99": percentile(fresh, .99)}
             out.append(row)
             progress(f"scale {size}: {row}")
         finally:
@@ -227,7 +223,7 @@ def load_run(connect: Connect, progress: Callable[[str], None], rate: int = 400,
     mem.close()
     out = {"requests": requests, "seconds": elapsed, "facts_written": during,
            "write_rate": during / elapsed, "fallback_rate": fell / requests,
-           "p50_ms": _pct(lat, .5), "p99_ms": _pct(lat, .99),
+           "p50_ms": percentile(lat, .5), "p99_ms": percentile(lat, .99),
            "worst_added_wait_ms": max(0.0, max(lat) - deadline_ms)}
     progress(f"load: {out}")
     return out

@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graphmem.domain.evidence import answer_in_text, normalize_answer
 from graphmem.domain.keys import make_key, normalize_relation
-from graphmem.evidence import _bfs
 from graphmem.extract.grammar import GrammarExtractor
 from graphmem.formats.factconsolidation import Row, load_rows, parse_context
 from graphmem.memory import Memory
+from graphmem.reads.evidence import EvidenceReader
+from graphmem_bench.controls import bfs, snapshot
+from graphmem_bench.scoring import answer_in_text, normalize_answer, percentile
 
 LENGTHS = ("6k", "32k", "64k", "262k")
 CONTROLS = ("cmc", "prior_refresh", "stale_closure", "bm25_top100", "bm25_matched",
@@ -71,9 +72,10 @@ def parse_stats(rows: list[Row], extractor: GrammarExtractor) -> list[dict[str, 
 
 def _audit_question(mem: Memory, question: str, golds: list[str]) -> str:
     """'overwritten' when the gold is only an old value of a key reached from the anchors."""
-    snap = mem._reader.snapshot()
-    keys, _ = mem._reader._anchors(question)
-    reached = _bfs(keys, snap.out_head, 5)
+    reader = EvidenceReader(mem.store, mem.namespace, mem.config.aliases)
+    snap = snapshot(reader)
+    keys = [a.key for a in mem.store.anchors(reader.spans(question))]
+    reached = bfs(keys, snap.out_head, 5)
     reached_keys = {v.key for v in reached}
     norm_golds = {normalize_answer(g) for g in golds}
     for v in snap.versions.values():
@@ -82,7 +84,7 @@ def _audit_question(mem: Memory, question: str, golds: list[str]) -> str:
     return "broken path"
 
 
-def run(connect: Callable[[str], Memory], data_dir: str | Path, *,
+def run(connect: Callable[..., Memory], data_dir: str | Path, *,
         korean_fixture: Path | None = None, progress: Callable[[str], None] = print,
         run_id: str | None = None) -> Result:
     rows = load_rows(data_dir)
@@ -92,11 +94,11 @@ def run(connect: Callable[[str], Memory], data_dir: str | Path, *,
     mems: dict[str, Memory] = {}
     for length in LENGTHS:
         row = next(r for r in rows if r.length == length and r.hops == "mh")
-        mem = connect(f"fc-{length}-{run_id}")
+        mem = connect(f"fc-{length}-{run_id}", extractor=extractor)
         records = list(parse_context(row.context, row.source))
-        report = mem.ingest(records, extractor)
+        report = mem.ingest(records)
         before = mem.counts()
-        again = mem.ingest(records, extractor)  # the same file twice: nothing may change
+        again = mem.ingest(records)  # the same file twice: nothing may change
         res.ingest.append({"length": length, "records": report.stored,
                            "seconds": report.seconds, "parse": report.parse_seconds,
                            "db": report.db_seconds, "ops": report.ops,
@@ -153,11 +155,6 @@ def run(connect: Callable[[str], Memory], data_dir: str | Path, *,
     return res
 
 
-def _pct(values: list[float], q: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(q * len(s)))] if s else float("nan")
-
-
 def markdown(res: Result, command: str) -> str:
     out = [f"Command: `{command}`", ""]
     out += ["### Parsing (grammar adapter, MQuAKE cloze templates)", "",
@@ -211,10 +208,11 @@ def markdown(res: Result, command: str) -> str:
         cmc, bm = res.latency["cmc"], res.latency["bm25_top100"]
         out += ["", "### Latency at 262k (200 questions, same run, wall clock per call)", "",
                 "| control | p50 ms | p95 ms | max ms |", "|---|---:|---:|---:|"]
-        for name, v in (("cmc (Neo4j)", cmc), ("bm25_top100 (in-process)", bm)):
-            out.append(f"| {name} | {_pct(v, .5):.1f} | {_pct(v, .95):.1f} | {max(v):.1f} |")
+        for name, v in (("cmc (Neo4j)", cmc), ("bm25_top100 (bm25s, in-process)", bm)):
+            p50, p95 = percentile(v, .5), percentile(v, .95)
+            out.append(f"| {name} | {p50:.1f} | {p95:.1f} | {max(v):.1f} |")
         out.append("")
-        out.append(f"cmc p95 / bm25_top100 p95 = {_pct(cmc, .95) / _pct(bm, .95):.2f}")
+        out.append(f"cmc p95 / bm25_top100 p95 = {percentile(cmc, .95) / percentile(bm, .95):.2f}")
     if res.korean:
         out += ["", "### Korean questions (400 multi-hop, translated; tests/fixtures)", "",
                 "| variant | anchored | answer-in-evidence |", "|---|---:|---:|"]

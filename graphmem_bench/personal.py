@@ -51,8 +51,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from graphmem.bench.block_metrics import mentions
 from graphmem.domain.model import Fact, Intent, Record, to_utc_iso
+from graphmem_bench.block_metrics import mentions
 
 __all__ = [
     "PERSON_SLOTS",

@@ -129,8 +129,9 @@ class _Case:
     """One isolated case: its own namespace, one ingest of its whole stream."""
 
     def __init__(self, connect: Callable[..., Memory], lang: str, preserve: bool = True):
-        self.mem = connect(f"pmem-{uuid.uuid4().hex[:12]}", preserve_history=preserve)
         self.s = Sentences(lang)
+        self.mem = connect(f"pmem-{uuid.uuid4().hex[:12]}", preserve_history=preserve,
+                           extractor=self.s.extractor())
         self.records: list[Record] = []
 
     def say(self, text: str, speaker: str | None = None) -> None:
@@ -139,7 +140,7 @@ class _Case:
         )
 
     def flush(self):
-        report = self.mem.ingest(self.records, self.s.extractor())
+        report = self.mem.ingest(self.records)
         self.records = []
         return report
 

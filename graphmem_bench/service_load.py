@@ -21,6 +21,7 @@ import httpx
 from graphmem.extract.grammar import GrammarExtractor
 from graphmem.formats.factconsolidation import load_rows, parse_context
 from graphmem.memory import Memory
+from graphmem_bench.scoring import percentile
 
 KEY = "load-bench-key-0001"
 
@@ -39,11 +40,10 @@ def run(uri: str | None, data_dir: str | Path, clients: int = 50, seconds: float
     rows = load_rows(data_dir)
     row = next(r for r in rows if r.length == "262k" and r.hops == "mh")
     sh = next(r for r in rows if r.length == "262k" and r.hops == "sh")
-    mem = Memory.connect(uri, namespace)
-    report = mem.ingest(list(parse_context(row.context, row.source)),
-                        GrammarExtractor.from_data_dir(data_dir))
+    mem = Memory.connect(uri, namespace, extractor=GrammarExtractor.from_data_dir(data_dir))
+    report = mem.ingest(list(parse_context(row.context, row.source)))
     progress(f"store: {report.summary()}")
-    bolt = mem.bolt_url
+    bolt = mem.config.neo4j_uri
     mem.close()
     questions = row.questions + sh.questions
     port = _free_port()
@@ -100,12 +100,9 @@ def run(uri: str | None, data_dir: str | Path, clients: int = 50, seconds: float
         server.wait(timeout=30)
     lat.sort()
 
-    def pct(q: float) -> float:
-        return lat[min(len(lat) - 1, int(q * len(lat)))] if lat else float("nan")
-
     out = {"clients": clients, "seconds": elapsed, "requests": len(lat) + len(errors),
-           "errors": len(errors), "throughput": len(lat) / elapsed, "p50_ms": pct(.5),
-           "p99_ms": pct(.99), "max_ms": lat[-1] if lat else float("nan"),
+           "errors": len(errors), "throughput": len(lat) / elapsed, "p50_ms": percentile(lat, .5),
+           "p99_ms": percentile(lat, .99), "max_ms": lat[-1] if lat else float("nan"),
            "latencies": lat}
     progress(f"load: {len(lat)} ok, {len(errors)} errors, {out['throughput']:.0f} req/s")
     return out

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -62,8 +63,21 @@ def namespace() -> str:
 
 
 @pytest.fixture
-def memory(neo4j_server: Server, namespace: str) -> Iterator[Memory]:
-    mem = Memory.connect(neo4j_server.bolt_url, namespace, auth=neo4j_server.auth)
-    mem.http_url = neo4j_server.http_url
-    yield mem
-    mem.close()
+def connect(neo4j_server: Server) -> Iterator[Callable[..., Memory]]:
+    """Open a Memory on the test server with ``MemoryConfig`` overrides; closed after."""
+    opened: list[Memory] = []
+
+    def open_memory(namespace: str, **overrides: Any) -> Memory:
+        mem = Memory.connect(neo4j_server.bolt_url, namespace, neo4j_auth=neo4j_server.auth,
+                             neo4j_http_url=neo4j_server.http_url, **overrides)
+        opened.append(mem)
+        return mem
+
+    yield open_memory
+    for mem in opened:
+        mem.close()
+
+
+@pytest.fixture
+def memory(connect: Callable[..., Memory], namespace: str) -> Memory:
+    return connect(namespace)

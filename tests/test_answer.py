@@ -7,7 +7,7 @@ import pytest
 from graphmem import Fact, LLMError, Record
 from graphmem.llm.ollama import OllamaClient
 from graphmem.llm.testserver import Delay, OllamaTestServer
-from graphmem.reader import score
+from graphmem_bench.scoring import score_answer as score
 
 pytestmark = pytest.mark.integration
 
@@ -23,7 +23,7 @@ def _store(memory):
     ])
 
 
-def test_answer_sends_the_evidence_and_the_newer_is_larger_prompt(memory):
+def test_answer_sends_the_evidence_and_a_prompt_for_any_memory(memory):
     _store(memory)
     with OllamaTestServer(["Philippines\nbecause record 3 says so"]) as server:
         client = OllamaClient(server.url, model="reader-test")
@@ -34,7 +34,8 @@ def test_answer_sends_the_evidence_and_the_newer_is_larger_prompt(memory):
     assert score(ans, ["Philippines"]) and not score(ans, ["Italy"])
     system, user = body["messages"]
     assert "3. field hockey was created in the country of Philippines." in system["content"]
-    assert "newer fact has larger serial number" in user["content"]
+    assert "a larger number is newer" in user["content"]
+    assert "knowledge pool" not in user["content"].lower()  # no dataset's own prompt
     assert body["options"]["temperature"] == 0
 
 

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from graphmem import Fact, Record
+from graphmem import Fact, InvalidInputError, Record
 
 pytestmark = pytest.mark.integration
 
@@ -69,13 +69,34 @@ def test_korean_request(memory):
     ("request_text", "partner"),
     [("", "Minjun Kim"), ("Привет, когда встреча?", "Minjun Kim"),
      ("the standup with Minjun is at", ""), ("the standup is at", "Somebody New"),
-     ("x" * 50_000, "Minjun Kim"), (None, None)],
+     ("x" * 19_000, "Minjun Kim")],
 )
 def test_odd_requests_never_raise(memory, request_text, partner):
     _store(memory)
     b = memory.block(request_text, partner, now="2026-05-05")
     assert isinstance(b.text, str)
     assert b.abstained == (b.text == "")
+
+
+@pytest.mark.parametrize(
+    ("request_text", "partner", "options"),
+    [(None, "Minjun Kim", {}), ("x" * 50_000, "Minjun Kim", {}), ("hi", 7, {}),
+     ("the standup is at", "Minjun Kim", {"identity": "posterir"}),
+     ("the standup is at", "Minjun Kim", {"gate": "slots"}),
+     ("the standup is at", "Minjun Kim", {"k": 0}),
+     ("the standup is at", "Minjun Kim", {"k": True}),
+     ("the standup is at", "Minjun Kim", {"deadline_ms": -1}),
+     ("the standup is at", "Minjun Kim", {"max_chars": 10**9}),
+     ("the standup is at", "Minjun Kim", {"tau": float("nan")}),
+     ("the standup is at", "Minjun Kim", {"tokenizer": "bigrams"}),
+     ("the standup is at", "Minjun Kim", {"now": "yesterday-ish"})],
+)
+def test_bad_block_input_is_a_typed_error(memory, request_text, partner, options):
+    """A typo in an option must not silently turn a filter off."""
+    _store(memory)
+    now = options.pop("now", "2026-05-05")
+    with pytest.raises(InvalidInputError):
+        memory.block(request_text, partner, now=now, **options)
 
 
 def test_deadline_zero_falls_back_to_the_snapshot(memory):

@@ -18,7 +18,7 @@ def test_eight_writers_on_overlapping_keys(neo4j_server, namespace):
     errors: list[BaseException] = []
 
     def work(w: int) -> None:
-        mem = Memory.connect(neo4j_server.bolt_url, namespace, auth=neo4j_server.auth,
+        mem = Memory.connect(neo4j_server.bolt_url, namespace, neo4j_auth=neo4j_server.auth,
                              install_schema=False)
         try:
             for start in range(0, per_writer, 25):
@@ -41,7 +41,7 @@ def test_eight_writers_on_overlapping_keys(neo4j_server, namespace):
     for t in threads:
         t.join()
     assert errors == []
-    mem = Memory.connect(neo4j_server.bolt_url, namespace, auth=neo4j_server.auth,
+    mem = Memory.connect(neo4j_server.bolt_url, namespace, neo4j_auth=neo4j_server.auth,
                          install_schema=False)
     try:
         assert mem.audit("two_heads") == []

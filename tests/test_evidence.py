@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from graphmem import Fact, InvalidInputError, Memory, Record
 from graphmem.domain.evidence import EvidenceRecord as ER
-from graphmem.domain.evidence import answer_in_text, normalize_answer, render
+from graphmem.domain.evidence import render
+from graphmem_bench import controls  # noqa: F401  (registers the baseline controls)
+from graphmem_bench.scoring import answer_in_text, normalize_answer
 
 pytestmark = pytest.mark.integration
 
@@ -74,14 +76,14 @@ def test_every_control_runs_with_the_same_renderer(memory):
             memory.evidence("weekly meeting", control=control)
 
 
-def test_embedding_controls_over_ollamas_protocol(memory):
+def test_embedding_controls_over_ollamas_protocol(connect, namespace):
     from graphmem.llm.ollama import OllamaClient
     from graphmem.llm.testserver import OllamaTestServer
 
-    _facts(memory, MEETING)
-    memory.ingest([Record("Lunch is at noon.", id="x", pos=50, observed_at="2026-01-09")])
     with OllamaTestServer([]) as server:
-        memory.embedder = OllamaClient(server.url, embed_model="e")
+        memory = connect(namespace, embedder=OllamaClient(server.url, embed_model="e"))
+        _facts(memory, MEETING)
+        memory.ingest([Record("Lunch is at noon.", id="x", pos=50, observed_at="2026-01-09")])
         q = "What floor is the weekly meeting on?"
         dense = memory.evidence(q, control="dense_top100")
         state = memory.evidence(q, control="state_top12")
@@ -91,19 +93,22 @@ def test_embedding_controls_over_ollamas_protocol(memory):
     assert len(turns.records) <= 12 and not turns.fallback
 
 
-def test_turns_pruned_drops_the_earlier_of_two_conflicting_turns(memory):
+def test_turns_pruned_drops_the_earlier_of_two_conflicting_turns(connect, namespace):
     from graphmem.llm.ollama import OllamaClient
     from graphmem.llm.testserver import OllamaTestServer
 
+    server = OllamaTestServer([]).__enter__()
+    memory = connect(namespace, embedder=OllamaClient(server.url, embed_model="e"))
     memory.ingest([
         Record("The weekly meeting is in room A.", id="1", pos=1, observed_at="2026-01-01",
                facts=(Fact("weekly meeting", "room", "room A"),)),
         Record("The weekly meeting is in room B.", id="2", pos=2, observed_at="2026-02-01",
                facts=(Fact("weekly meeting", "room", "room B", "update"),)),
     ])
-    with OllamaTestServer([]) as server:
-        memory.embedder = OllamaClient(server.url, embed_model="e")
+    try:
         ev = memory.evidence("Which room is the weekly meeting in?", control="turns_pruned")
+    finally:
+        server.__exit__(None, None, None)
     assert [r.text for r in ev.records] == ["The weekly meeting is in room B."]
 
 
@@ -177,7 +182,7 @@ fact_st = st.tuples(st.sampled_from(NAMES), st.sampled_from(["r1", "r2"]),
 def test_closure_is_current_and_covers_every_subject_within_reach(neo4j_server, facts,
                                                                     anchor, hops):
     mem = Memory.connect(neo4j_server.bolt_url, f"c-{uuid.uuid4().hex[:10]}",
-                         auth=neo4j_server.auth, install_schema=False)
+                         neo4j_auth=neo4j_server.auth, install_schema=False)
     try:
         records = [Record(f"ent{s} {r} ent{o}", id=str(i), pos=i,
                           facts=(Fact(f"ent{s}", r, f"ent{o}", "update"),))

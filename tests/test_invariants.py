@@ -54,7 +54,7 @@ def _check(mem: Memory) -> None:
 @given(steps=st.lists(step, min_size=1, max_size=12))
 def test_random_sequences_one_at_a_time(neo4j_server, steps):
     mem = Memory.connect(neo4j_server.bolt_url, f"p-{uuid.uuid4().hex[:10]}",
-                         auth=neo4j_server.auth, install_schema=False)
+                         neo4j_auth=neo4j_server.auth, install_schema=False)
     seen: dict[str, set[str]] = {"Version": set(), "Evidence": set(), "Operation": set()}
     try:
         for s in steps:
@@ -83,9 +83,9 @@ def test_random_sequences_one_at_a_time(neo4j_server, steps):
 def test_random_sequences_in_one_batch_match_one_at_a_time(neo4j_server, steps):
     """Batched ingest (one transaction) ends in the same heads as one write per fact."""
     batched = Memory.connect(neo4j_server.bolt_url, f"b-{uuid.uuid4().hex[:10]}",
-                             auth=neo4j_server.auth, install_schema=False)
+                             neo4j_auth=neo4j_server.auth, install_schema=False)
     single = Memory.connect(neo4j_server.bolt_url, f"s-{uuid.uuid4().hex[:10]}",
-                            auth=neo4j_server.auth, install_schema=False)
+                            neo4j_auth=neo4j_server.auth, install_schema=False)
     try:
         records = [
             Record(f"{key} is {value}", id=f"r{i}", pos=i, speaker=source, authority=authority,
@@ -109,7 +109,7 @@ def test_random_sequences_in_one_batch_match_one_at_a_time(neo4j_server, steps):
 def test_k_revokes_walk_back_k_versions(neo4j_server, n, data):
     k = data.draw(st.integers(1, n))
     mem = Memory.connect(neo4j_server.bolt_url, f"k-{uuid.uuid4().hex[:10]}",
-                         auth=neo4j_server.auth, install_schema=False)
+                         neo4j_auth=neo4j_server.auth, install_schema=False)
     try:
         values = [f"v{i}" for i in range(n)]
         for v in values:

@@ -187,7 +187,7 @@ def test_namespaces_do_not_see_each_other(memory, neo4j_server):
     from graphmem import Memory
 
     other = Memory.connect(neo4j_server.bolt_url, memory.namespace + "-other",
-                           auth=neo4j_server.auth)
+                           neo4j_auth=neo4j_server.auth)
     memory.remember("door", "colour", "red")
     assert other.why("door", "colour").value is None
     assert other.audit("heads") == []
@@ -198,4 +198,4 @@ def test_invalid_namespace_is_rejected(neo4j_server):
     from graphmem import Memory
 
     with pytest.raises(InvalidInputError):
-        Memory.connect(neo4j_server.bolt_url, "a/b", auth=neo4j_server.auth)
+        Memory.connect(neo4j_server.bolt_url, "a/b", neo4j_auth=neo4j_server.auth)

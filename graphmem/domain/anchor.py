@@ -12,12 +12,12 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 
-from graphmem.domain.keys import normalize_name, strip_korean_title
+from graphmem.domain.keys import normalize_name
+from graphmem.language.text import HANGUL_SYLLABLE, particle_stems, strip_korean_title
 
 __all__ = ["candidate_spans"]
 
 _TRAILING_HANGUL = re.compile(r"^(.*?[A-Za-z0-9\u00C0-\u024F.)\"'’])([\uac00-\ud7a3]+)$")
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 
 def _token_variants(token: str) -> list[str]:
@@ -26,26 +26,14 @@ def _token_variants(token: str) -> list[str]:
     m = _TRAILING_HANGUL.match(token)
     if m:
         out.append(m.group(1))  # 'Abbiati가' -> 'Abbiati'
-    if _HANGUL.search(token):
-        base = token.rstrip("?!.,")
-        for particle in KOREAN_PARTICLES:  # longest first; a variant, never a replacement
-            if base.endswith(particle) and len(base) - len(particle) >= 2:
-                out.append(base[: -len(particle)])
-                break
+    if HANGUL_SYLLABLE.search(token):
+        # The longest particle's stem, as a variant, never a replacement.
+        out.extend(particle_stems(token.rstrip("?!.,"), first_only=True))
         for v in list(out):
             stripped = strip_korean_title(v)
             if stripped != v:
                 out.append(stripped)
     return out
-
-
-# Case particles and common endings that follow a noun, longest first.
-KOREAN_PARTICLES = tuple(sorted(
-    ["의", "은", "는", "이", "가", "을", "를", "에", "에서", "에게", "으로", "로", "와", "과",
-     "도", "만", "께", "한테", "이랑", "랑", "까지", "부터", "보다", "처럼", "이야", "야",
-     "이에요", "예요", "에는", "에서는", "으로는", "로는", "와는", "과는", "님", "님의",
-     "님에게", "님은", "님이", "님께"],
-    key=len, reverse=True))
 
 
 MAX_SPAN_TOKENS = 12

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from graphmem.domain.keys import normalize_name, strip_korean_title
+from graphmem.domain.keys import normalize_name
+from graphmem.language.text import particle_stems, strip_korean_title
 
 __all__ = [
     "BLOCK_HEADER",
@@ -74,7 +75,6 @@ class Block:
     slot: str | None = None
     posterior: dict[str, float] = field(default_factory=dict)
     latency_ms: float = 0.0
-    snapshot_age: int = 0  # operations the snapshot was behind when it was read
 
     @property
     def line_texts(self) -> list[str]:
@@ -140,8 +140,7 @@ def mention_candidates(request: str, entities: Iterable[str] | Mapping[str, list
         if two and two in by_part and len(by_part[two]) == 1:
             out[two] = by_part[two]
             continue
-        variants = [tok] + [tok[: -len(p)] for p in _KO_PARTICLES if tok.endswith(p)
-                            and len(tok) - len(p) >= 2]
+        variants = [tok, *particle_stems(tok)]
         for v in variants:
             if v in by_part:
                 if any(v in k.split() for k in out):  # already part of a full-name match
@@ -149,11 +148,6 @@ def mention_candidates(request: str, entities: Iterable[str] | Mapping[str, list
                 out[v] = sorted(set(by_part[v]))
                 break
     return out
-
-
-_KO_PARTICLES = ("님이랑", "님과", "님하고", "님에게", "님께", "님이", "님은", "님의", "님",
-                 "씨랑", "씨와", "씨의", "씨", "이랑", "랑", "하고", "와", "과", "의", "이",
-                 "가", "은", "는", "에게", "한테")
 
 
 def _days(a: str | None, b: str | None) -> float:

@@ -9,7 +9,6 @@ proposals into NOOP.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -66,10 +65,6 @@ class KeyState:
             if v.alternative_of == head.uid and v.status is Status.CONTESTED and not v.is_head
         ]
 
-    def with_value(self, value: str) -> list[VersionState]:
-        norm = normalize_name(value)
-        return [v for v in self.versions.values() if normalize_name(v.value) == norm]
-
 
 @dataclass
 class OperationRecord:
@@ -96,12 +91,10 @@ class Plan:
     tombstones: list[dict[str, object]] = field(default_factory=list)
     operations: list[OperationRecord] = field(default_factory=list)
     discarded: list[str] = field(default_factory=list)  # ablation only (no preservation)
-    touched_keys: set[str] = field(default_factory=set)
 
     def touch(self, v: VersionState) -> None:
         if v.uid not in self.new_versions:
             self.changed_versions[v.uid] = v
-        self.touched_keys.add(v.key)
 
     def op_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -131,13 +124,11 @@ class Controller:
         namespace: str = "default",
         preserve_history: bool = True,
         annotator: Annotator | None = None,
-        now: Callable[[], str] | None = None,
     ) -> None:
         self.registry = registry or RelationRegistry()
         self.namespace = namespace
         self.preserve_history = preserve_history
         self.annotator = annotator
-        self._now = now
 
     # -- keys -------------------------------------------------------------------
     def key_for(self, fact: Fact) -> tuple[str, str]:
@@ -220,7 +211,6 @@ class Controller:
             note=note,
         )
         plan.operations.append(op)
-        plan.touched_keys.add(state.key)
         return op
 
     def _same_value(self, state: KeyState, value: str) -> VersionState | None:
@@ -310,7 +300,6 @@ class Controller:
         state.versions[v.uid] = v
         plan.new_versions[v.uid] = v
         plan.supports.append((v.uid, ctx.record_uid))
-        plan.touched_keys.add(state.key)
         return v
 
     def _slot_into_history(
@@ -441,7 +430,6 @@ class Controller:
                 if s.alternative_of == uid:
                     s.alternative_of = None
                     plan.touch(s)
-        plan.touched_keys.add(state.key)
         if old_head is not None and old_head.uid in doomed:
             alts = [
                 v for v in state.versions.values()

@@ -5,8 +5,6 @@ Pure functions: which records, in which order, how many fit. No database here.
 
 from __future__ import annotations
 
-import re
-import string
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -14,8 +12,6 @@ __all__ = [
     "EVIDENCE_HEADER",
     "Evidence",
     "EvidenceRecord",
-    "answer_in_text",
-    "normalize_answer",
     "render",
 ]
 
@@ -81,20 +77,3 @@ def render(
         room -= size
     kept.reverse()
     return header + "".join(r.line() for r in kept), kept, len(kept) < len(ordered)
-
-
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_PUNCT = str.maketrans("", "", string.punctuation)
-
-
-def normalize_answer(s: str) -> str:
-    """MemoryAgentBench's normalization: lower, no punctuation, no articles, one space."""
-    s = s.lower().translate(_PUNCT)
-    s = _ARTICLES.sub(" ", s)
-    return " ".join(s.split())
-
-
-def answer_in_text(golds: Iterable[str], text: str) -> bool:
-    """Is any normalized gold a substring of the normalized text?"""
-    norm = normalize_answer(text)
-    return any(g and g in norm for g in map(normalize_answer, golds))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import IntEnum, StrEnum
 from typing import Any
@@ -226,9 +226,6 @@ class Record:
             raise InvalidInputError("record id must be a string of 1-512 characters")
         else:
             _check_encodable(self.id, "record id")
-
-    def with_pos(self, pos: int) -> Record:
-        return replace(self, pos=pos)
 
     @property
     def source_identity(self) -> str | None:

@@ -31,7 +31,8 @@ from typing import Literal, get_args
 from graphmem.domain.model import Fact, Intent, ParseStatus, Record
 from graphmem.extract.base import Extraction
 from graphmem.language.base import Analyzer, NameSpan, Token
-from graphmem.language.detect import AutoAnalyzer, has_hangul
+from graphmem.language.detect import AutoAnalyzer
+from graphmem.language.text import has_hangul, longest_spans
 
 __all__ = [
     "DEFAULT_SLOTS",
@@ -173,12 +174,9 @@ def find_values(text: str, value_type: str | None = None) -> list[ValueSpan]:
                     continue
                 s = m.start() + (len(raw) - len(raw.lstrip()))
                 cands.append(ValueSpan(s, s + len(stripped), vtype, stripped))
-    chosen: list[ValueSpan] = []
     order = {t: i for i, t in enumerate(VALUE_TYPES)}
-    for v in sorted(cands, key=lambda v: (v.start - v.end, v.start, order[v.value_type])):
-        if all(v.end <= c.start or v.start >= c.end for c in chosen):
-            chosen.append(v)
-    chosen.sort(key=lambda v: v.start)
+    chosen = longest_spans(cands, lambda v: v.start, lambda v: v.end,
+                           lambda v: order[v.value_type])
     return [v for v in chosen if value_type is None or v.value_type == value_type]
 
 
@@ -229,11 +227,7 @@ def _match_nouns(
         for pat, noun, names in compiled
         for m in pat.finditer(text)
     ]
-    chosen: list[_NounSpan] = []
-    for n in sorted(cands, key=lambda n: (n.start - n.end, n.start)):
-        if all(n.end <= c.start or n.start >= c.end for c in chosen):
-            chosen.append(n)
-    return sorted(chosen, key=lambda n: n.start)
+    return longest_spans(cands, lambda n: n.start, lambda n: n.end)
 
 
 # --------------------------------------------------------------------------- markers

@@ -7,23 +7,15 @@ particles to words, and Kiwi also tokenizes the Latin parts, so Korean wins. An
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Literal
 
 from graphmem.language.base import Analyzer, NameSpan, Token
 from graphmem.language.english import EnglishAnalyzer
 from graphmem.language.korean import KoreanAnalyzer
+from graphmem.language.text import has_hangul
 
 __all__ = ["AutoAnalyzer", "detect_language", "has_hangul"]
-
-# Hangul syllables, Jamo and compatibility Jamo.
-_HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
-
-
-def has_hangul(text: str) -> bool:
-    return _HANGUL.search(text) is not None
-
 
 def detect_language(text: str) -> Literal["ko", "en"]:
     """'ko' when the text has any Hangul, else 'en'."""

@@ -20,7 +20,6 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from graphmem.domain.keys import KOREAN_TITLES
 from graphmem.language.base import (
     NameSpan,
     Token,
@@ -30,6 +29,7 @@ from graphmem.language.base import (
     merge_name_tokens,
     name_regex,
 )
+from graphmem.language.text import KOREAN_TITLES
 
 if TYPE_CHECKING:
     from kiwipiepy import Kiwi

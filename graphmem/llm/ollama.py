@@ -1,18 +1,37 @@
-"""The Ollama adapter: structured chat, free chat and embeddings over Ollama's REST API.
+"""The Ollama adapter: structured chat, free chat and embeddings through the official client.
 
-Plain httpx rather than the ``ollama`` package, so every failure mode (refused
-connection, timeout, HTTP status, a body or an answer that is not JSON, JSON of the wrong
-shape) is caught in one place and turned into an ``LLMError`` that says what to do.
-The model's JSON is checked against the schema here, because constrained decoding is a
-request to the server, not a guarantee.
+Requests go through the ``ollama`` package (``ollama.Client``), so the wire format (request
+models, host parsing, headers, response models) follows Ollama's own client as the API
+evolves instead of a hand-written copy of it. What that client does not do is left here:
+
+- every failure mode is turned into an ``LLMError`` that says what to do, in one place
+  (``_call``): a refused connection (``ConnectionError``), a timeout and other transport
+  failures (``httpx`` errors, which ``ollama`` lets through), an HTTP error status
+  (``ollama.ResponseError``), a request the client's models reject (``ollama.RequestError``
+  or a pydantic error on a request model), and a response that is not JSON, not a JSON
+  object, or of the wrong shape (checked by a response hook and by the client's
+  pydantic response models);
+- the model's JSON answer is checked against the requested schema (``validate_json``),
+  because constrained decoding is a request to the server, not a guarantee;
+- a per-call ``timeout=``: ``ollama.Client`` fixes one at construction, so a request hook
+  applies the call's limit (kept in a context variable, hence thread-safe).
+
+``ollama.Client`` hands extra keyword arguments to ``httpx.Client``; that is how the
+optional ``transport`` (tests, proxies) and the hooks get in.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from http import HTTPStatus
+from typing import Any, TypeVar
 
 import httpx
+import ollama
+import pydantic
 
 from graphmem._errors import LLMError
 from graphmem.llm.base import Message
@@ -31,6 +50,10 @@ DEFAULT_MODEL = "qwen2.5:7b-instruct"
 # Multilingual embeddings: Korean and English names land in one space.
 DEFAULT_EMBED_MODEL = "bge-m3"
 DEFAULT_TIMEOUT = 120.0  # seconds; the first call also loads the model into memory
+
+# The limit of the call in progress in this thread/task; None: the client's default.
+_CALL_TIMEOUT: ContextVar[float | None] = ContextVar("graphmem_ollama_timeout", default=None)
+_T = TypeVar("_T")
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),
@@ -85,11 +108,36 @@ def _snippet(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} chars)"
 
 
+def _problems(exc: pydantic.ValidationError, limit: int = 3) -> str:
+    """A pydantic error as ``loc: msg; …``, short enough for one line."""
+    errors = exc.errors()
+    shown = "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or '$'}: {e['msg']}" for e in errors[:limit]
+    )
+    return shown + (f"; … {len(errors) - limit} more" if len(errors) > limit else "")
+
+
+def _apply_call_timeout(request: httpx.Request) -> None:
+    """httpx request hook: a call's ``timeout=`` overrides the client-wide default."""
+    limit = _CALL_TIMEOUT.get()
+    if limit is not None:
+        request.extensions["timeout"] = httpx.Timeout(limit).as_dict()
+
+
+@contextmanager
+def _call_timeout(limit: float | None) -> Iterator[None]:
+    token = _CALL_TIMEOUT.set(limit)
+    try:
+        yield
+    finally:
+        _CALL_TIMEOUT.reset(token)
+
+
 class OllamaClient:
     """An ``LLMClient`` and ``Embedder`` backed by one Ollama server.
 
-    ``transport`` is handed to httpx (tests, proxies); ``timeout`` is the default per-call
-    limit in seconds, overridable per call.
+    ``transport`` is handed to httpx through ``ollama.Client`` (tests, proxies);
+    ``timeout`` is the default per-call limit in seconds, overridable per call.
     """
 
     def __init__(
@@ -105,13 +153,24 @@ class OllamaClient:
         self.model = model
         self.embed_model = embed_model
         self.timeout = timeout
-        self._http = httpx.Client(base_url=self.base_url, transport=transport, timeout=timeout)
+        try:
+            self._ollama = ollama.Client(
+                host=self.base_url,
+                timeout=timeout,
+                transport=transport,
+                event_hooks={"request": [_apply_call_timeout], "response": [self._check_body]},
+            )
+        except (ValueError, httpx.InvalidURL) as exc:
+            raise LLMError(
+                f"base_url {base_url!r} is not a usable URL ({exc}); pass the address of an "
+                f"Ollama server, e.g. {DEFAULT_BASE_URL!r}."
+            ) from None
 
     def __repr__(self) -> str:
         return f"OllamaClient({self.base_url!r}, model={self.model!r}, embed={self.embed_model!r})"
 
     def close(self) -> None:
-        self._http.close()
+        self._ollama.close()
 
     def __enter__(self) -> OllamaClient:
         return self
@@ -125,21 +184,26 @@ class OllamaClient:
         self, messages: list[Message], schema: dict[str, Any], *, timeout: float | None = None
     ) -> dict[str, Any]:
         """Ask for JSON that fits ``schema``; temperature 0 so a batch re-runs the same."""
-        payload = {
-            "model": self.model,
-            "messages": messages,
-            "format": schema,
-            "stream": False,
-            "options": {"temperature": 0},
-        }
-        data = self._post("/api/chat", payload, timeout, self.model)
-        content = self._content(data)
+        resp = self._call(
+            "/api/chat",
+            self.model,
+            timeout,
+            lambda: self._ollama.chat(
+                model=self.model,
+                messages=messages,
+                format=schema,
+                stream=False,
+                options={"temperature": 0},
+            ),
+            expect="message.content",
+        )
+        content = self._content(resp)
         try:
             obj = json.loads(content)
         except json.JSONDecodeError as exc:
             cut = (
                 " The answer was cut off (done_reason=length): send fewer records per call."
-                if data.get("done_reason") == "length"
+                if resp.done_reason == "length"
                 else " Retry, or use a model that supports structured outputs (Ollama ≥ 0.5)."
             )
             raise LLMError(
@@ -160,126 +224,172 @@ class OllamaClient:
 
     def chat(self, messages: list[Message], *, timeout: float | None = None) -> str:
         """A free-text answer, temperature 0."""
-        payload = {
-            "model": self.model,
-            "messages": messages,
-            "stream": False,
-            "options": {"temperature": 0},
-        }
-        return self._content(self._post("/api/chat", payload, timeout, self.model))
+        resp = self._call(
+            "/api/chat",
+            self.model,
+            timeout,
+            lambda: self._ollama.chat(
+                model=self.model, messages=messages, stream=False, options={"temperature": 0}
+            ),
+            expect="message.content",
+        )
+        return self._content(resp)
 
     def embed(self, texts: list[str], *, timeout: float | None = None) -> list[list[float]]:
         """One vector per text, in order; an empty list costs no request."""
         texts = list(texts)
         if not texts:
             return []
-        data = self._post(
-            "/api/embed", {"model": self.embed_model, "input": texts}, timeout, self.embed_model
+        hint = f"Is {self.embed_model!r} an embedding model? Try `ollama pull {self.embed_model}`."
+        resp = self._call(
+            "/api/embed",
+            self.embed_model,
+            timeout,
+            lambda: self._ollama.embed(model=self.embed_model, input=texts),
+            expect=f"{len(texts)} numeric vectors",
+            hint=hint,
         )
-        vectors = data.get("embeddings")
-        ok = (
-            isinstance(vectors, list)
-            and len(vectors) == len(texts)
-            and all(
-                isinstance(v, list) and v and all(_type_ok(x, "number") for x in v)
-                for v in vectors
-            )
+        vectors = [list(v) for v in resp.embeddings]
+        ok = len(vectors) == len(texts) and all(
+            v and all(_type_ok(x, "number") for x in v) for v in vectors
         )
         if not ok:
-            got = f"{len(vectors)} vectors" if isinstance(vectors, list) else repr(vectors)[:80]
             raise LLMError(
                 f"Ollama at {self.base_url} answered /api/embed without {len(texts)} numeric "
-                f"vectors (got {got}); is {self.embed_model!r} an embedding model? "
-                f"Try `ollama pull {self.embed_model}`."
+                f"vectors (got {len(vectors)} vectors, sizes "
+                f"{_snippet(str([len(v) for v in vectors]), 80)}). {hint}"
             )
         return [[float(x) for x in v] for v in vectors]
 
     def list_models(self, *, timeout: float | None = None) -> list[str]:
         """Names of the models pulled on the server (GET /api/tags): a cheap health check."""
-        data = self._request("GET", "/api/tags", None, timeout, self.model)
-        models = data.get("models")
-        if not isinstance(models, list):
-            raise LLMError(
-                f"{self.base_url}/api/tags did not list models; is it really an Ollama server?"
-            )
-        return [str(m.get("name", "")) for m in models if isinstance(m, dict)]
+        resp = self._call("/api/tags", self.model, timeout, self._ollama.list, expect="models")
+        return [m.model or "" for m in resp.models]
 
-    # -- HTTP ----------------------------------------------------------------------------
+    # -- failures ------------------------------------------------------------------------
 
-    def _content(self, data: dict[str, Any]) -> str:
-        message = data.get("message")
-        content = message.get("content") if isinstance(message, dict) else None
+    def _content(self, resp: ollama.ChatResponse) -> str:
+        content = resp.message.content
         if not isinstance(content, str):
             raise LLMError(
                 f"Ollama at {self.base_url} answered /api/chat without message.content "
-                f"({_snippet(json.dumps(data))}); is it really an Ollama server?"
+                f"({_snippet(resp.model_dump_json(exclude_none=True))}); "
+                "is it really an Ollama server?"
             )
         return content
 
-    def _post(
-        self, path: str, payload: dict[str, Any], timeout: float | None, model: str
-    ) -> dict[str, Any]:
-        return self._request("POST", path, payload, timeout, model)
+    def _check_body(self, response: httpx.Response) -> None:
+        """httpx response hook: a successful answer must be a JSON object.
 
-    def _request(
-        self,
-        method: str,
-        path: str,
-        payload: dict[str, Any] | None,
-        timeout: float | None,
-        model: str,
-    ) -> dict[str, Any]:
-        limit = self.timeout if timeout is None else timeout
-        where = f"{self.base_url}{path}"
+        ``ollama.Client`` would fail on anything else with a bare ``JSONDecodeError`` or
+        ``TypeError``; checking here names the body. Error statuses are left to the client,
+        which raises ``ollama.ResponseError`` for them.
+        """
+        if not response.is_success:
+            return
+        response.read()
+        where = str(response.request.url.copy_with(query=None))
         try:
-            resp = self._http.request(method, path, json=payload, timeout=limit)
-        except httpx.TimeoutException:
-            raise LLMError(
-                f"Ollama at {where} did not answer within {limit:g}s (model {model!r}). "
-                "The first call loads the model; raise timeout=, send fewer records per "
-                "call, or use a smaller model."
-            ) from None
-        except httpx.ConnectError as exc:
-            raise LLMError(
-                f"cannot connect to Ollama at {self.base_url} ({exc}). Is Ollama running? "
-                f"Start it with `ollama serve` and fetch the model with `ollama pull {model}`, "
-                "or pass base_url= for another host."
-            ) from None
-        except (httpx.HTTPError, httpx.InvalidURL) as exc:
-            raise LLMError(
-                f"request to Ollama at {where} failed: {type(exc).__name__}: {exc}. "
-                "Check that base_url points at a running Ollama server."
-            ) from None
-        if resp.status_code >= 400:
-            raise LLMError(self._status_message(resp, where, model))
-        try:
-            data = resp.json()
+            data = response.json()
         except ValueError:
             raise LLMError(
-                f"Ollama at {where} answered HTTP {resp.status_code} with a body that is not "
-                f"JSON: {_snippet(resp.text)!r}. Is {self.base_url} really an Ollama server?"
+                f"Ollama at {where} answered HTTP {response.status_code} with a body that is "
+                f"not JSON: {_snippet(response.text)!r}. Is {self.base_url} really an Ollama "
+                "server?"
             ) from None
         if not isinstance(data, dict):
             raise LLMError(
                 f"Ollama at {where} answered a JSON {type(data).__name__}, not an object; "
                 f"is {self.base_url} really an Ollama server?"
             )
-        return data
+
+    def _call(
+        self,
+        path: str,
+        model: str,
+        timeout: float | None,
+        send: Callable[[], _T],
+        *,
+        expect: str,
+        hint: str = "",
+    ) -> _T:
+        """``send()`` (one ``ollama.Client`` call) with every failure as an ``LLMError``."""
+        limit = self.timeout if timeout is None else timeout
+        where = f"{self.base_url}{path}"
+        try:
+            with _call_timeout(timeout):
+                return send()
+        except LLMError:
+            raise  # from the response hook: already says what to do
+        except ollama.ResponseError as exc:
+            raise LLMError(self._status_message(exc.status_code, exc.error, where, model)) from None
+        except httpx.TimeoutException:
+            raise LLMError(
+                f"Ollama at {where} did not answer within {limit:g}s (model {model!r}). "
+                "The first call loads the model; raise timeout=, send fewer records per "
+                "call, or use a smaller model."
+            ) from None
+        except (ConnectionError, httpx.ConnectError) as exc:
+            # ollama.Client turns httpx.ConnectError into a ConnectionError; name the cause.
+            cause = exc.__context__ if isinstance(exc.__context__, httpx.ConnectError) else exc
+            raise LLMError(
+                f"cannot connect to Ollama at {self.base_url} ({cause}). Is Ollama running? "
+                f"Start it with `ollama serve` and fetch the model with `ollama pull {model}`, "
+                "or pass base_url= for another host."
+            ) from None
+        except ollama.RequestError as exc:
+            raise LLMError(
+                f"the ollama client refused the request to {where}: {exc.error}. "
+                f"Check model= / embed_model= (now {model!r}) and the messages."
+            ) from None
+        except pydantic.ValidationError as exc:
+            if exc.title.endswith("Response"):  # ChatResponse, EmbedResponse, ListResponse
+                raise LLMError(
+                    f"Ollama at {self.base_url} answered {path} without {expect} "
+                    f"({_problems(exc)}). "
+                    + (hint or f"Is {self.base_url} really an Ollama server?")
+                ) from None
+            raise LLMError(  # a request model (ChatRequest, Message, EmbedRequest, …)
+                f"the ollama client refused to send the request to {where}: {exc.title} "
+                f"{_problems(exc)}. Check the model name (now {model!r}) and the arguments: "
+                "messages are {'role': str, 'content': str} dicts, texts are strings."
+            ) from None
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            raise LLMError(
+                f"request to Ollama at {where} failed: {type(exc).__name__}: "
+                f"{str(exc).rstrip('.')}. "
+                "Check that base_url points at a running Ollama server."
+            ) from None
+        except AttributeError as exc:
+            # ollama.ResponseError() itself fails on an error body that is JSON but not an
+            # object (it calls .get on it); the status error it was building is the context.
+            status = exc.__context__
+            if not isinstance(status, httpx.HTTPStatusError):
+                raise
+            resp = status.response
+            raise LLMError(
+                self._status_message(resp.status_code, resp.text, where, model)
+            ) from None
 
     @staticmethod
-    def _status_message(resp: httpx.Response, where: str, model: str) -> str:
-        try:
-            body = resp.json()
-            detail = str(body.get("error", body)) if isinstance(body, dict) else str(body)
-        except ValueError:
-            detail = resp.text
-        detail = _snippet(detail) or resp.reason_phrase
-        if resp.status_code == 404:
+    def _status_message(status: int, error: object, where: str, model: str) -> str:
+        detail = _snippet(str(error))
+        if status < 0:  # a streamed answer's {"error": ...}: no HTTP status to report
+            return (
+                f"Ollama at {where} reported an error: {detail}. Check the Ollama server log "
+                "(`journalctl -u ollama` or the `ollama serve` output)."
+            )
+        if not detail:
+            try:
+                detail = HTTPStatus(status).phrase
+            except ValueError:
+                detail = "no reason given"
+        if status == 404:
             return (
                 f"Ollama at {where} answered 404: {detail}. If the model is missing, run "
                 f"`ollama pull {model}`; if the path is, the server is not Ollama or too old."
             )
         return (
-            f"Ollama at {where} answered HTTP {resp.status_code}: {detail}. "
+            f"Ollama at {where} answered HTTP {status}: {detail}. "
             "Check the Ollama server log (`journalctl -u ollama` or the `ollama serve` output)."
         )

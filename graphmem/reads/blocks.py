@@ -1,4 +1,4 @@
-"""Serving memory blocks on a deadline (seed 004 §4): snapshot (RCU) and fresh modes.
+"""Read path B: memory blocks served on a deadline, from a snapshot (RCU) or fresh.
 
 A background worker follows Neo4j by a position watermark and publishes an immutable
 ``BlockSnapshot`` through one reference swap; a request reads whatever snapshot is
@@ -10,6 +10,7 @@ falls back to the snapshot.
 from __future__ import annotations
 
 import heapq
+import logging
 import re
 import threading
 import time
@@ -17,9 +18,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import dataclass, field
 
+from graphmem._errors import InvalidInputError
+from graphmem.config import BlockOptions, Tokenizer
 from graphmem.domain.block import (
     ActiveRecord,
     Block,
@@ -33,25 +35,44 @@ from graphmem.domain.block import (
 from graphmem.domain.keys import normalize_name, normalize_relation
 from graphmem.domain.model import _iso, utc_now_iso
 from graphmem.extract.slots import DEFAULT_SLOTS, SlotSpec
-from graphmem.retrieval.bm25 import BM25F, KoreanMorphemes, simple_tokens
-from graphmem.store.neo4j.store import Neo4jStore
+from graphmem.reads.ranking import BM25F, KoreanMorphemes, simple_tokens
+from graphmem.store.protocol import Store, Watermark
 
-__all__ = ["BlockServer", "BlockSnapshot"]
+__all__ = ["MAX_REQUEST_CHARS", "BlockRequest", "BlockServer", "BlockSnapshot"]
+
+log = logging.getLogger("graphmem.blocks")
+MAX_REQUEST_CHARS = 20_000
 
 FIELD_WEIGHTS = {"body": 1.0, "entity": 2.5, "participant": 2.0}
 RANK_DEPTH = 64  # lines kept from the ranking before identity filters and the gate
 MIN_REBUILD_INTERVAL = 0.5  # seconds: under a steady writer, rebuild at most this often
-Identity = Literal["posterior", "hard", "participant", "none"]
-Gate = Literal["slot", "margin", "none"]
 _TERM = re.compile(r"\w+", re.UNICODE)
 
 
-def _row(r: Mapping[str, Any]) -> ActiveRecord:
-    return ActiveRecord(
-        pos=r["pos"], record_id=r["record_id"], text=r["text"], observed_at=r["observed_at"],
-        participants=tuple(r["participants"] or ()), speaker=r["speaker"],
-        facts=tuple(tuple(f) for f in r["facts"]), keyed=bool(r["keyed"]),
-    )
+@dataclass(frozen=True)
+class BlockRequest:
+    """One block request: the unfinished message, who it is to, when, and how.
+
+    Validated on construction: text too long, a bad ``now`` or options out of range are
+    an ``InvalidInputError`` before any work is done.
+    """
+
+    request: str
+    partner: str = ""
+    now: str | None = None
+    options: BlockOptions = field(default_factory=BlockOptions)
+
+    def __post_init__(self) -> None:
+        for name in ("request", "partner"):
+            value = getattr(self, name)
+            if not isinstance(value, str):
+                raise InvalidInputError(f"{name} must be a string, got {type(value).__name__}")
+            if len(value) > MAX_REQUEST_CHARS:
+                raise InvalidInputError(
+                    f"{name} has {len(value):,} characters; the limit is {MAX_REQUEST_CHARS:,}")
+        object.__setattr__(self, "now", _iso(self.now, "now") or utc_now_iso())
+        if not isinstance(self.options, BlockOptions):
+            raise InvalidInputError("options must be a BlockOptions")
 
 
 def _fields(r: ActiveRecord) -> dict[str, str]:
@@ -73,9 +94,9 @@ class BlockSnapshot:
     names: Mapping[str, list[str]]
 
     @classmethod
-    def build(cls, rows: Iterable[Mapping[str, Any]], watermark: Mapping[str, int],
-              tokenizer: str = "morphemes") -> BlockSnapshot:
-        records = tuple(_row(r) for r in rows)
+    def build(cls, rows: Iterable[ActiveRecord], watermark: Watermark,
+              tokenizer: Tokenizer = "morphemes") -> BlockSnapshot:
+        records = tuple(rows)
         tokenize: Callable[[str], list[str]] = simple_tokens
         if tokenizer == "morphemes":
             names = {e for r in records for e in (*r.entities, *r.participants)}
@@ -99,9 +120,9 @@ class BlockSnapshot:
 class BlockServer:
     """Builds blocks for one namespace; owns the snapshot publisher and the fresh worker."""
 
-    def __init__(self, store: Neo4jStore, namespace: str,
+    def __init__(self, store: Store, namespace: str,
                  slots: Iterable[SlotSpec] = DEFAULT_SLOTS, poll_interval: float = 0.05,
-                 tokenizer: Literal["morphemes", "bigrams"] = "morphemes") -> None:
+                 tokenizer: Tokenizer = "morphemes") -> None:
         self.store = store
         self.ns = namespace
         self.slots = tuple(slots)
@@ -120,12 +141,11 @@ class BlockServer:
     # -- the snapshot (read-copy-update) -----------------------------------------------
     def refresh(self) -> BlockSnapshot:
         """Rebuild the snapshot now if Neo4j moved on; publish it with one assignment."""
-        mark = self.store.run("watermark", {"ns": self.ns})[0]
+        mark = self.store.watermark(self.ns)
         snap = self._snapshot
         if snap is None or snap.watermark != mark:
             t0 = time.perf_counter()
-            rows = self.store.run("active_view", {"ns": self.ns})
-            snap = BlockSnapshot.build(rows, mark, self.tokenizer)
+            snap = BlockSnapshot.build(self.store.active_view(self.ns), mark, self.tokenizer)
             self._snapshot = snap  # the one reference swap readers see
             self._build_seconds = time.perf_counter() - t0
         return snap
@@ -148,6 +168,8 @@ class BlockServer:
             try:
                 self.refresh()
             except Exception:  # a transient Neo4j error: keep serving the old snapshot
+                log.warning("block snapshot refresh failed; serving the previous snapshot",
+                            exc_info=True)
                 time.sleep(self.poll_interval)
 
     def close(self) -> None:
@@ -163,49 +185,43 @@ class BlockServer:
         return snap if snap is not None else self.refresh()
 
     # -- requests ------------------------------------------------------------------------
-    def block(self, request: str, partner: str, now: str | None = None, deadline_ms: float = 10,
-              *, fresh: bool = False, identity: Identity = "posterior", gate: Gate = "slot",
-              k: int = 6, max_chars: int = 800, tau: float = 0.5, margin: float = 0.2,
-              ) -> Block:
+    def block(self, req: BlockRequest) -> Block:
+        """The block for one request. A failure while serving is logged and answered with
+        an empty block that says why; the caller's message still goes out."""
         t0 = time.perf_counter()
+        opts = req.options
         try:
-            now = _iso(now, "now") or utc_now_iso()
-            request = "" if request is None else str(request)
-            partner = "" if partner is None else str(partner)
             snap = self.snapshot
             block: Block | None = None
             fell_back = False
-            if fresh and deadline_ms > 0:
-                future = self._fresh.submit(self._fresh_block, request, partner, now, snap,
-                                            identity, gate, k, max_chars, tau, margin)
+            if opts.fresh and opts.deadline_ms > 0:
+                future = self._fresh.submit(self._fresh_block, req, snap)
                 try:
-                    block = future.result(timeout=deadline_ms / 1000.0)
+                    block = future.result(timeout=opts.deadline_ms / 1000.0)
                 except FutureTimeout:
                     future.cancel()
                     fell_back = True
                 except Exception:
+                    log.warning("fresh block read failed; serving the snapshot", exc_info=True)
                     fell_back = True
-            elif fresh:
+            elif opts.fresh:
                 fell_back = True
             if block is None:
-                block = self._compose(request, partner, now, snap, None, identity, gate,
-                                      k, max_chars, tau, margin)
+                block = self._compose(req, snap, None)
             block.fell_back = fell_back
-        except Exception as exc:  # never let a block request fail the caller
+        except Exception as exc:  # never let a block request fail the caller's reply
+            log.exception("block request failed")
             block = Block("", [], abstained=True, reason=f"error: {type(exc).__name__}")
         block.latency_ms = (time.perf_counter() - t0) * 1000
         return block
 
-    def _fresh_block(self, request: str, partner: str, now: str, snap: BlockSnapshot,
-                     identity: Identity, gate: Gate, k: int, max_chars: int, tau: float,
-                     margin: float) -> Block:
-        terms = list(dict.fromkeys(_TERM.findall(f"{request} {partner}")))[:64]
+    def _fresh_block(self, req: BlockRequest, snap: BlockSnapshot) -> Block:
+        terms = list(dict.fromkeys(_TERM.findall(f"{req.request} {req.partner}")))[:64]
         if not terms:
             return Block("", [], abstained=True, reason="empty request")
         q = " OR ".join(f'"{t}"' for t in terms)
-        rows = self.store.run("fresh_candidates", {"q": q, "ns": self.ns, "limit": 200})
-        return self._compose(request, partner, now, snap, [_row(r) for r in rows], identity,
-                             gate, k, max_chars, tau, margin)
+        pool = self.store.fresh_candidates(self.ns, q, 200)
+        return self._compose(req, snap, pool)
 
     def _rank(self, snap: BlockSnapshot, request: str, partner: str,
               pool: list[ActiveRecord] | None) -> list[tuple[ActiveRecord, float]]:
@@ -221,9 +237,11 @@ class BlockServer:
         top = heapq.nlargest(RANK_DEPTH, scored, key=lambda sr: (sr[0], sr[1].pos))
         return [(r, s) for s, r in top]
 
-    def _compose(self, request: str, partner: str, now: str, snap: BlockSnapshot,
-                 pool: list[ActiveRecord] | None, identity: Identity, gate: Gate, k: int,
-                 max_chars: int, tau: float, margin: float) -> Block:
+    def _compose(self, req: BlockRequest, snap: BlockSnapshot,
+                 pool: list[ActiveRecord] | None) -> Block:
+        request, partner, now = req.request, req.partner, str(req.now)
+        opts = req.options
+        identity, gate, k, tau, margin = opts.identity, opts.gate, opts.k, opts.tau, opts.margin
         if not request.strip():
             return Block("", [], abstained=True, reason="empty request")
         ranked = self._rank(snap, request, partner, pool)
@@ -276,6 +294,6 @@ class BlockServer:
             if top[0].score <= 0 or (second and (top[0].score - second) / top[0].score < margin):
                 return Block("", [], abstained=True, reason="no clear winner (margin gate)",
                              slot=slot, posterior=posterior)
-        text, kept = render_block(top, k, max_chars)
+        text, kept = render_block(top, k, opts.max_chars)
         return Block(text, kept, abstained=not kept, slot=slot, posterior=posterior,
                      reason="" if kept else "nothing matched")

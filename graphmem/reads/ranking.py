@@ -1,6 +1,8 @@
-"""Okapi BM25 (and BM25F over weighted fields) with a small inverted index.
+"""Block ranking: BM25F over weighted fields, with precomputed postings.
 
-Plain Python: the indexes here hold at most a namespace's current facts.
+BM25F (Robertson et al., "Simple BM25 extension to multiple weighted fields") is not in
+the BM25 libraries we could use, and a block ranks a namespace's active records, so plain
+Python with postings computed once per snapshot is enough.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
-__all__ = ["BM25", "BM25F", "STOPWORDS", "KoreanMorphemes", "simple_tokens"]
+from graphmem.language.text import HANGUL_SYLLABLE
+
+__all__ = ["BM25F", "STOPWORDS", "KoreanMorphemes", "simple_tokens"]
 
 _WORD = re.compile(r"[\w]+", re.UNICODE)
 
@@ -20,7 +24,7 @@ def simple_tokens(text: str) -> list[str]:
     out = []
     for w in _WORD.findall(text.casefold()):
         out.append(w)
-        if any("\uac00" <= ch <= "\ud7a3" for ch in w) and len(w) > 2:
+        if HANGUL_SYLLABLE.search(w) and len(w) > 2:
             out.extend(w[i : i + 2] for i in range(len(w) - 1))
     return out
 
@@ -47,7 +51,7 @@ class KoreanMorphemes:
         hit = self._cache.get(text)
         if hit is not None:
             return hit
-        if not any("\uac00" <= ch <= "\ud7a3" for ch in text):
+        if not HANGUL_SYLLABLE.search(text):
             out = _WORD.findall(text.casefold())
         else:
             out = []
@@ -61,40 +65,6 @@ class KoreanMorphemes:
         if len(self._cache) < 200_000:
             self._cache[text] = out
         return out
-
-
-class BM25:
-    """BM25 over documents given as texts; ``search`` returns (doc index, score)."""
-
-    def __init__(self, docs: Sequence[str], k1: float = 1.2, b: float = 0.75,
-                 tokenize: Callable[[str], list[str]] = simple_tokens) -> None:
-        self.k1, self.b, self.tokenize = k1, b, tokenize
-        self.postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        self.lengths: list[int] = []
-        for i, doc in enumerate(docs):
-            tf = Counter(tokenize(doc))
-            self.lengths.append(sum(tf.values()))
-            for term, n in tf.items():
-                self.postings[term].append((i, n))
-        self.n = len(self.lengths)
-        self.avgdl = (sum(self.lengths) / self.n) if self.n else 1.0
-
-    def idf(self, term: str) -> float:
-        df = len(self.postings.get(term, ()))
-        return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
-
-    def scores(self, query: str) -> dict[int, float]:
-        acc: dict[int, float] = defaultdict(float)
-        for term in set(self.tokenize(query)):
-            idf = self.idf(term)
-            for doc, tf in self.postings.get(term, ()):
-                norm = self.k1 * (1 - self.b + self.b * self.lengths[doc] / self.avgdl)
-                acc[doc] += idf * tf * (self.k1 + 1) / (tf + norm)
-        return acc
-
-    def search(self, query: str, k: int | None = None) -> list[tuple[int, float]]:
-        ranked = sorted(self.scores(query).items(), key=lambda x: (-x[1], x[0]))
-        return ranked[:k] if k is not None else ranked
 
 
 class BM25F:

@@ -11,7 +11,7 @@ import hmac
 import json
 from collections.abc import Iterable, Mapping
 
-from graphmem.memory import validate_namespace
+from graphmem._names import validate_namespace
 
 __all__ = ["ANY", "KeyRing", "parse_api_keys"]
 
@@ -35,13 +35,15 @@ def parse_api_keys(raw: str | Mapping[str, KeySpec] | None) -> dict[str, frozens
     for key, spec in raw.items():
         if not isinstance(key, str) or len(key) < 8:
             raise ValueError("every API key must be a string of at least 8 characters")
+        given: list[object]
         if isinstance(spec, str):
-            names = [spec]
+            given = [spec]
         elif isinstance(spec, Iterable) and not isinstance(spec, Mapping | bytes):
-            names = list(spec)
+            given = list(spec)
         else:
-            names = [None]
-        if not all(isinstance(n, str) for n in names):
+            given = [None]
+        names = [n for n in given if isinstance(n, str)]
+        if len(names) != len(given):
             raise ValueError(f"API key {key[:4]}…: namespaces must be '*' or a list of names")
         for n in names:
             if n != ANY:

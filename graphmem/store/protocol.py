@@ -1,38 +1,182 @@
-"""What the core needs from a graph store. Neo4j is the one implementation.
+"""What the core needs from a graph store, with the rows it hands back. Neo4j is the one
+implementation (``graphmem.store.neo4j``); nothing here knows a driver.
 
 Reads run on the store; every write runs inside ``transact``, which hands the work a
-``StoreTransaction`` holding the namespace's write lock.
+``StoreTransaction`` holding the namespace's write lock. A store raises only graphmem
+errors: ``StoreUnavailableError`` when the database cannot be reached or fails, and
+``ConflictError`` when it refuses a write (a constraint).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from graphmem.domain.block import ActiveRecord
 from graphmem.domain.controller import KeyState, Plan
+from graphmem.domain.evidence import EvidenceRecord
 
-__all__ = ["Store", "StoreTransaction"]
+__all__ = [
+    "Anchor",
+    "Closure",
+    "ClosureEdge",
+    "EraseScope",
+    "HeadRow",
+    "OpLogEntry",
+    "SnapshotVersion",
+    "Span",
+    "Store",
+    "StoreTransaction",
+    "Watermark",
+]
 
 T = TypeVar("T")
 
+# (records, operations, tombstones) counts: changes whenever the namespace changes.
+Watermark = Mapping[str, int]
 
-class _Reads(Protocol):
-    def run(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]: ...
 
-    def known_records(self, ns: str, uids: Iterable[str]) -> dict[str, str]: ...
+@dataclass(frozen=True)
+class Span:
+    """A name the question may contain, as a token span (see ``domain.anchor``)."""
+
+    uid: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Anchor:
+    key: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ClosureEdge:
+    """One current fact reached by the closure, with the records that support it."""
+
+    key: str
+    subject: str
+    relation: str
+    depth: int
+    evidence: tuple[EvidenceRecord, ...]
+
+
+@dataclass(frozen=True)
+class Closure:
+    anchors: list[str]
+    edges: list[ClosureEdge]
+    unresolved: list[EvidenceRecord]
+
+
+@dataclass(frozen=True)
+class SnapshotVersion:
+    """One version as the in-process evidence controls index it."""
+
+    uid: str
+    key: str
+    subject: str
+    relation: str
+    value: str
+    status: str
+    is_head: bool
+    pos: int
+    s: str  # subject entity key
+    o: str  # object entity key
+    supersedes: list[str]
+    evidence: list[int]  # positions of the supporting records
+
+
+@dataclass(frozen=True)
+class HeadRow:
+    key: str
+    subject: str
+    relation: str
+    value: str
+    status: str
+
+
+@dataclass(frozen=True)
+class OpLogEntry:
+    uid: str
+    kind: str
+    pos: int
+    at: str
+    fact: dict[str, Any] | None
+    record_uid: str
+
+
+@dataclass(frozen=True)
+class EraseScope:
+    """A record to erase and the versions it supports (``only``: no other support)."""
+
+    uid: str
+    versions: list[tuple[str, str, bool]]  # (version uid, key, only this record supports it)
+
+
+class StoreReads(Protocol):
+    def known_records(self, ns: str, uids: Iterable[str]) -> dict[str, str]:
+        """uid -> ``stored`` or ``erased`` for the records the namespace has seen."""
+        ...
 
     def load_keys(self, ns: str, keys: Iterable[str]) -> dict[str, KeyState]: ...
 
 
-class StoreTransaction(_Reads, Protocol):
+class StoreTransaction(StoreReads, Protocol):
+    def max_pos(self, ns: str) -> int: ...
+
+    def erase_scope(self, uid: str) -> EraseScope | None: ...
+
     def write_plan(self, ns: str, evidence: list[dict[str, Any]], plan: Plan) -> None: ...
 
     def erase(self, ns: str, uid: str, doomed: list[str], plan: Plan, at: str) -> None: ...
 
 
-class Store(_Reads, Protocol):
+class Store(StoreReads, Protocol):
     def install_schema(self) -> None: ...
+
+    def close(self) -> None: ...
+
+    def ping(self) -> None:
+        """Raise ``StoreUnavailableError`` unless the database answers."""
+        ...
 
     def transact(self, ns: str, work: Callable[[StoreTransaction], T]) -> T: ...
 
-    def close(self) -> None: ...
+    # -- read path A: evidence --------------------------------------------------------
+    def closure(self, ns: str, spans: Sequence[Span], hops: int) -> Closure: ...
+
+    def anchors(self, spans: Sequence[Span]) -> list[Anchor]: ...
+
+    def unresolved_records(self, ns: str) -> list[EvidenceRecord]: ...
+
+    def all_records(self, ns: str) -> list[EvidenceRecord]: ...
+
+    def snapshot_versions(self, ns: str) -> list[SnapshotVersion]: ...
+
+    # -- read path B: blocks ----------------------------------------------------------
+    def watermark(self, ns: str) -> Watermark: ...
+
+    def active_view(self, ns: str) -> list[ActiveRecord]: ...
+
+    def fresh_candidates(self, ns: str, query: str, limit: int) -> list[ActiveRecord]: ...
+
+    # -- explanations and audits ------------------------------------------------------
+    def key_versions_detail(self, ns: str, key: str, *, set_valued: bool
+                            ) -> list[dict[str, Any]]:
+        """Every version of a key (of every member of a set-valued relation) with its
+        evidence, tombstones and what it supersedes, oldest first."""
+        ...
+
+    def history(self, ns: str, key: str) -> list[dict[str, Any]]: ...
+
+    def value_valid_at(self, ns: str, key: str, at: str) -> str | None: ...
+
+    def oplog_until(self, ns: str, key: str, at: str) -> list[OpLogEntry]: ...
+
+    def heads(self, ns: str) -> list[HeadRow]: ...
+
+    def audit(self, ns: str, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]: ...
+
+    def counts(self, ns: str) -> dict[str, int]: ...

@@ -15,9 +15,9 @@ from datetime import datetime
 
 import pytest
 
-from graphmem.bench import block_metrics as bm
-from graphmem.bench import personal as pm
-from graphmem.bench.personal import Request, generate
+from graphmem_bench import block_metrics as bm
+from graphmem_bench import personal as pm
+from graphmem_bench.personal import Request, generate
 from graphmem.domain.keys import make_key, normalize_name
 from graphmem.domain.model import Intent
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem import Memory, Record
-from graphmem.bench import pmem
+from graphmem_bench import pmem
 from graphmem.domain.model import Intent, ParseStatus
 
 
@@ -40,9 +40,9 @@ def test_korean_particles_follow_the_final_consonant():
 
 @pytest.mark.integration
 def test_small_run_outcomes(neo4j_server):
-    def connect(ns: str, preserve_history: bool = True) -> Memory:
-        return Memory.connect(neo4j_server.bolt_url, ns, auth=neo4j_server.auth,
-                              preserve_history=preserve_history, install_schema=False)
+    def connect(ns: str, **overrides: object) -> Memory:
+        return Memory.connect(neo4j_server.bolt_url, ns, neo4j_auth=neo4j_server.auth,
+                              install_schema=False, **overrides)
 
     rows = pmem.run(connect, cases=3, langs=("en",), progress=lambda m: None)
     for row in rows:

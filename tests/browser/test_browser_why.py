@@ -51,7 +51,7 @@ def _wait_for(driver, css: str, timeout: float = 30):
 
 
 def test_why_link_shows_the_evidence_in_neo4j_browser(memory, browser):
-    if not memory.http_url:
+    if not memory.config.neo4j_http_url:
         pytest.skip("the server's HTTP address is not known")
     memory.ingest([
         Record("The quarterly review moved to the Aurora room.", id="m1",

@@ -1,7 +1,8 @@
 import pytest
 
 from graphmem import RelationRegistry, UnknownRelationError
-from graphmem.domain.keys import make_key, normalize_name, strip_korean_title
+from graphmem.domain.keys import make_key, normalize_name
+from graphmem.language.text import strip_korean_title
 
 
 @pytest.mark.parametrize(

@@ -40,9 +40,9 @@ def test_dissimilar_names_are_never_sent_to_the_checker():
 
 
 @pytest.mark.integration
-def test_memory_merges_keys_and_never_shows_values(memory):
+def test_memory_merges_keys_and_never_shows_values(connect, namespace):
     with OllamaTestServer([{"answer": "SAME"}]) as server:
-        memory.soft_keys = _matcher(server)
+        memory = connect(namespace, soft_keys=_matcher(server))
         memory.ingest([Record("My PB is 27:12", id="1",
                               facts=(Fact("Minjun", "5k personal best time", "27:12"),))])
         memory.ingest([Record("New PB: 25:50", id="2",

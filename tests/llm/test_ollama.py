@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import math
 import socket
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
+import ollama
 import pytest
 
 from graphmem import LLMError
@@ -232,3 +235,156 @@ def test_validate_json_accepts_a_fitting_value() -> None:
     assert validate_json({"name": "x", "count": 3.5}, SCHEMA) == [
         "$.count: expected integer, got float"
     ]
+
+
+# -- failure modes of the official client, each mapped to an LLMError ---------------------
+
+
+def _mock_client(
+    handler: Callable[[httpx.Request], httpx.Response], **kwargs: Any
+) -> OllamaClient:
+    return OllamaClient(transport=httpx.MockTransport(handler), timeout=1, **kwargs)
+
+
+def test_body_json_but_not_an_object_is_llm_error(
+    server: OllamaTestServer, client: OllamaClient
+) -> None:
+    server.push(RawBody("[1, 2]"))
+    with pytest.raises(LLMError, match=r"answered a JSON list, not an object"):
+        client.chat(MESSAGES)
+
+
+@pytest.mark.parametrize(
+    ("body", "shown"),
+    [
+        ('["x"]', r'HTTP 502: \["x"\]'),  # JSON, not an object: ollama.ResponseError trips
+        ('"boom"', 'HTTP 502: "boom"'),
+        ("", "HTTP 502: Bad Gateway"),  # no body: the status's phrase
+    ],
+)
+def test_error_status_with_an_odd_body_is_llm_error(
+    server: OllamaTestServer, client: OllamaClient, body: str, shown: str
+) -> None:
+    server.push(RawBody(body, status=502))
+    with pytest.raises(LLMError, match=shown):
+        client.chat(MESSAGES)
+
+
+def test_envelope_with_non_string_content_is_llm_error(
+    server: OllamaTestServer, client: OllamaClient
+) -> None:
+    server.push(RawBody(json.dumps({"message": {"role": "assistant", "content": 5}})))
+    with pytest.raises(LLMError, match=r"without message\.content \(message\.content: "):
+        client.chat_json(MESSAGES, SCHEMA)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"model": "test-embed"},  # no embeddings at all
+        {"embeddings": [["x"], [1.0]]},  # not numbers
+        {"embeddings": [[], [1.0]]},  # an empty vector
+    ],
+)
+def test_embed_answer_of_the_wrong_shape_is_llm_error(
+    server: OllamaTestServer, client: OllamaClient, answer: dict
+) -> None:
+    server.push_embed(RawBody(json.dumps(answer)))
+    with pytest.raises(LLMError, match=r"without 2 numeric vectors.*`ollama pull test-embed`"):
+        client.embed(["a", "b"])
+
+
+def test_tags_of_the_wrong_shape_is_llm_error() -> None:
+    with _mock_client(lambda _: httpx.Response(200, json={"tags": []})) as client, \
+            pytest.raises(LLMError, match=r"/api/tags without models .*really an Ollama server"):
+        client.list_models()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "call", "problem"),
+    [
+        ({"model": ""}, lambda c: c.chat(MESSAGES), "ChatRequest model: String should"),
+        ({"embed_model": ""}, lambda c: c.embed(["a"]), "EmbedRequest model: String should"),
+        ({}, lambda c: c.chat([{"role": "user", "content": 5}]), "Message content: Input"),
+        ({}, lambda c: c.chat([{"content": "hi"}]), "Message role: Field required"),
+    ],
+)
+def test_request_the_client_refuses_is_llm_error_and_sends_nothing(
+    server: OllamaTestServer,
+    kwargs: dict[str, str],
+    call: Callable[[OllamaClient], object],
+    problem: str,
+) -> None:
+    with OllamaClient(server.url, timeout=5, **kwargs) as client, pytest.raises(
+        LLMError, match=rf"refused to send the request.*{problem}.*Check the model name"
+    ):
+        call(client)
+    assert server.requests == []
+
+
+@pytest.mark.parametrize(
+    ("raised", "message"),
+    [
+        (httpx.ReadError("connection reset"), r"failed: ReadError: connection reset\. Check"),
+        (httpx.RemoteProtocolError("bad frame"), r"failed: RemoteProtocolError: bad frame"),
+        (httpx.ConnectTimeout("slow"), r"did not answer within 1s"),
+        (httpx.ConnectError("nope"), r"cannot connect to Ollama at .*\(nope\).*ollama pull m1"),
+        (ollama.RequestError("must provide a model"), r"refused the request.*must provide a"),
+        (ollama.ResponseError("stream broke"), r"reported an error: stream broke"),
+    ],
+)
+def test_transport_and_client_errors_are_llm_errors(raised: Exception, message: str) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        raise raised
+
+    with _mock_client(handler, model="m1") as client, pytest.raises(LLMError, match=message):
+        client.chat(MESSAGES)
+
+
+def test_unsupported_scheme_is_llm_error() -> None:
+    with OllamaClient("ftp://127.0.0.1:1", timeout=1) as client, pytest.raises(
+        LLMError, match=r"failed: UnsupportedProtocol: .*Check that base_url points"
+    ):
+        client.chat(MESSAGES)
+
+
+@pytest.mark.parametrize("base_url", ["http://[::1", "http://host:abc"])
+def test_unusable_base_url_is_llm_error(base_url: str) -> None:
+    with pytest.raises(LLMError, match=r"is not a usable URL"):
+        OllamaClient(base_url)
+
+
+def test_default_timeout_applies_and_a_call_can_raise_it(server: OllamaTestServer) -> None:
+    with OllamaClient(server.url, timeout=0.3) as client:
+        server.push(Delay(10, "late"))
+        with pytest.raises(LLMError, match=r"within 0\.3s"):
+            client.chat(MESSAGES)
+        server.push(Delay(0.6, "slow but in time"))
+        assert client.chat(MESSAGES, timeout=5) == "slow but in time"
+        server.push(Delay(10, "late again"))  # the call's limit did not stick
+        with pytest.raises(LLMError, match=r"within 0\.3s"):
+            client.chat(MESSAGES)
+
+
+def test_per_call_timeouts_do_not_leak_across_threads() -> None:
+    def answer(body: dict) -> Delay:
+        return Delay(10 if body["messages"][-1]["content"] == "slow" else 0.6, "ok")
+
+    results: dict[str, object] = {}
+    with OllamaTestServer(answer) as srv, OllamaClient(srv.url, timeout=5) as client:
+
+        def ask(content: str, limit: float) -> None:
+            try:
+                results[content] = client.chat([{"role": "user", "content": content}],
+                                               timeout=limit)
+            except LLMError as exc:
+                results[content] = exc
+
+        threads = [threading.Thread(target=ask, args=("slow", 0.3)),
+                   threading.Thread(target=ask, args=("fast", 5))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
+    assert isinstance(results["slow"], LLMError)
+    assert results["fast"] == "ok"

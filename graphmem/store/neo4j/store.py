@@ -1,20 +1,48 @@
-"""The Neo4j adapter: runs the files in ``cypher/`` with parameters, nothing else."""
+"""The Neo4j store: typed methods over the named queries in ``cypher/``.
+
+Every method runs a query from ``cypher/`` with parameters (never text built from input)
+and returns the typed rows of ``graphmem.store.protocol``. Driver errors never leave this
+module: an unreachable or failing database is a ``StoreUnavailableError``, a refused
+write (a constraint) a ``ConflictError``.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict
 from typing import Any, TypeVar
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction
-from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import (
+    AuthError,
+    ConstraintError,
+    DriverError,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+)
 
 from graphmem._cypher import cypher
-from graphmem._errors import StoreUnavailableError
+from graphmem._errors import ConflictError, GraphmemError, StoreUnavailableError
+from graphmem.domain.block import ActiveRecord
 from graphmem.domain.controller import KeyState, Plan
-from graphmem.domain.keys import normalize_name
+from graphmem.domain.evidence import EvidenceRecord
+from graphmem.domain.keys import KEY_SEP, normalize_name
 from graphmem.domain.model import Status, VersionState
 from graphmem.store.neo4j.schema import install_schema
+from graphmem.store.protocol import (
+    Anchor,
+    Closure,
+    ClosureEdge,
+    EraseScope,
+    HeadRow,
+    OpLogEntry,
+    SnapshotVersion,
+    Span,
+    Watermark,
+)
 
 __all__ = ["Neo4jStore", "TxStore", "kid_of"]
 
@@ -67,6 +95,39 @@ def _version_props(ns: str, v: VersionState) -> dict[str, Any]:
     }
 
 
+@contextmanager
+def _mapped(what: str) -> Iterator[None]:
+    """Turn a driver error into the graphmem error a caller can act on."""
+    try:
+        yield
+    except GraphmemError:
+        raise
+    except ConstraintError as exc:
+        raise ConflictError(f"Neo4j refused the {what}: {exc.message}") from exc
+    except (ServiceUnavailable, SessionExpired) as exc:
+        raise StoreUnavailableError(
+            f"Neo4j became unreachable during the {what} ({exc}); nothing of it was "
+            "committed. Retry once Neo4j is back: known records are skipped."
+        ) from exc
+    except AuthError as exc:
+        raise StoreUnavailableError(
+            f"Neo4j refused the credentials during the {what}: {exc}") from exc
+    except (Neo4jError, DriverError) as exc:
+        raise StoreUnavailableError(f"Neo4j failed the {what}: {exc}") from exc
+
+
+def _record(r: Mapping[str, Any]) -> EvidenceRecord:
+    return EvidenceRecord(r["pos"], r["text"], r["record_id"], r["speaker"], r["observed_at"])
+
+
+def _active(r: Mapping[str, Any]) -> ActiveRecord:
+    return ActiveRecord(
+        pos=r["pos"], record_id=r["record_id"], text=r["text"], observed_at=r["observed_at"],
+        participants=tuple(r["participants"] or ()), speaker=r["speaker"],
+        facts=tuple((f[0], f[1], f[2]) for f in r["facts"]), keyed=bool(r["keyed"]),
+    )
+
+
 class _Reads:
     """Reads shared by the store and by a store bound to one open transaction."""
 
@@ -100,6 +161,16 @@ class TxStore(_Reads):
     def run(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         return [r.data() for r in self.tx.run(cypher(name), dict(params))]
 
+    def max_pos(self, ns: str) -> int:
+        return int(self.run("max_pos", {"ns": ns})[0]["pos"])
+
+    def erase_scope(self, uid: str) -> EraseScope | None:
+        rows = self.run("erase_scope", {"uid": uid})
+        if not rows:
+            return None
+        return EraseScope(rows[0]["uid"], [(v["uid"], v["key"], bool(v["only"]))
+                                           for v in rows[0]["versions"]])
+
     def write_plan(self, ns: str, evidence: list[dict[str, Any]], plan: Plan) -> None:
         Neo4jStore._write_plan_tx(self.tx, ns, evidence, plan)
 
@@ -131,24 +202,97 @@ class Neo4jStore(_Reads):
         return cls(driver, database)
 
     def close(self) -> None:
-        self.driver.close()
+        with _mapped("close"):
+            self.driver.close()
 
     def install_schema(self) -> None:
-        install_schema(self.driver)
+        with _mapped("schema installation"):
+            install_schema(self.driver)
 
-    # -- generic -------------------------------------------------------------------
+    def ping(self) -> None:
+        with _mapped("health check"):
+            self.driver.verify_connectivity()
+
     def run(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """Run a named read query from ``cypher/``."""
-        records, _, _ = self.driver.execute_query(
-            cypher(name), dict(params), database_=self.database, routing_="r"
-        )
+        """Run a named read query from ``cypher/`` (the typed methods below use this)."""
+        with _mapped(f"query {name!r}"):
+            records, _, _ = self.driver.execute_query(
+                cypher(name), dict(params), database_=self.database, routing_="r"
+            )
         return [r.data() for r in records]
 
-    def run_write(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
-        records, _, _ = self.driver.execute_query(
-            cypher(name), dict(params), database_=self.database
-        )
-        return [r.data() for r in records]
+    # -- read path A: evidence ----------------------------------------------------------
+    def closure(self, ns: str, spans: Sequence[Span], hops: int) -> Closure:
+        row = self.run("evidence_cmc", {"spans": [asdict(s) for s in spans], "hops": hops,
+                                        "ns": ns})[0]
+        edges = [ClosureEdge(e["key"], e["subject"], e["relation"], int(e["depth"]),
+                             tuple(_record(ev) for ev in e["evidence"])) for e in row["edges"]]
+        return Closure(list(row["anchors"]), edges, [_record(r) for r in row["unresolved"]])
+
+    def anchors(self, spans: Sequence[Span]) -> list[Anchor]:
+        rows = self.run("anchors", {"spans": [asdict(s) for s in spans]})
+        return [Anchor(r["key"], r["name"]) for r in rows]
+
+    def unresolved_records(self, ns: str) -> list[EvidenceRecord]:
+        return [_record(r) for r in self.run("unresolved_records", {"ns": ns})]
+
+    def all_records(self, ns: str) -> list[EvidenceRecord]:
+        return [_record(r) for r in self.run("all_records", {"ns": ns})]
+
+    def snapshot_versions(self, ns: str) -> list[SnapshotVersion]:
+        return [SnapshotVersion(**r) for r in self.run("graph_snapshot", {"ns": ns})]
+
+    # -- read path B: blocks ------------------------------------------------------------
+    def watermark(self, ns: str) -> Watermark:
+        return dict(self.run("watermark", {"ns": ns})[0])
+
+    def active_view(self, ns: str) -> list[ActiveRecord]:
+        return [_active(r) for r in self.run("active_view", {"ns": ns})]
+
+    def fresh_candidates(self, ns: str, query: str, limit: int) -> list[ActiveRecord]:
+        rows = self.run("fresh_candidates", {"q": query, "ns": ns, "limit": limit})
+        return [_active(r) for r in rows]
+
+    # -- explanations and audits --------------------------------------------------------
+    def key_versions_detail(self, ns: str, key: str, *, set_valued: bool
+                            ) -> list[dict[str, Any]]:
+        if set_valued:
+            rows = self.run("why_set", {"prefix": kid_of(ns, key) + KEY_SEP})
+        else:
+            rows = self.run("why", {"kid": kid_of(ns, key)})
+        return [r["version"] for r in rows]
+
+    def history(self, ns: str, key: str) -> list[dict[str, Any]]:
+        out = []
+        for row in self.run("history", {"kid": kid_of(ns, key)}):
+            op = dict(row["op"])
+            op["fact"] = json.loads(op["fact"]) if op.get("fact") else None
+            out.append(op)
+        return out
+
+    def value_valid_at(self, ns: str, key: str, at: str) -> str | None:
+        rows = self.run("as_of_valid", {"kid": kid_of(ns, key), "at": at})
+        return rows[0]["version"]["value"] if rows else None
+
+    def oplog_until(self, ns: str, key: str, at: str) -> list[OpLogEntry]:
+        return [
+            OpLogEntry(r["uid"], r["kind"], int(r["pos"]), r["at"],
+                       json.loads(r["fact"]) if r["fact"] else None, r["record_uid"])
+            for r in self.run("oplog_until", {"kid": kid_of(ns, key), "at": at})
+        ]
+
+    def heads(self, ns: str) -> list[HeadRow]:
+        return [HeadRow(**r) for r in self.run("audit_heads", {"ns": ns})]
+
+    def audit(self, ns: str, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return self.run(name, {**params, "ns": ns})
+
+    def counts(self, ns: str) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for row in self.run("count_namespace", {"ns": ns}):
+            out[row["label"]] = row["nodes"]
+            out[f"{row['label']}->"] = row["relationships"]
+        return out
 
     # -- the write path -----------------------------------------------------------------
     def transact(self, ns: str, work: Callable[[TxStore], T]) -> T:
@@ -163,15 +307,9 @@ class Neo4jStore(_Reads):
             tx.run(cypher("lock_namespace"), {"ns": ns}).consume()
             return work(TxStore(tx))
 
-        try:
-            with self.driver.session(database=self.database) as session:
-                return session.execute_write(unit)
-        except (ServiceUnavailable, SessionExpired) as exc:
-            # Nothing of this transaction was committed; re-sending the same records is safe.
-            raise StoreUnavailableError(
-                f"Neo4j became unreachable during a write ({exc}); nothing of this batch was "
-                "stored. Re-send it once Neo4j is back: known records are skipped."
-            ) from exc
+        # Nothing of a failed transaction is committed; re-sending the same records is safe.
+        with _mapped("write"), self.driver.session(database=self.database) as session:
+            return session.execute_write(unit)
 
     @staticmethod
     def _write_plan_tx(

@@ -1,0 +1,189 @@
+"""One configuration for ``Memory``, the service, the MCP server and the CLI.
+
+``MemoryConfig`` says where Neo4j is and how a namespace reads and writes: the relation
+registry, the extractor used for records that arrive as plain text, the embedder (soft
+key identity, dense reads), Korean aliases and the defaults of a memory block. Build it
+in code, or with ``MemoryConfig.from_env()``; every interface reads the same object.
+
+``BlockOptions`` is the validated form of a block request's options: an unknown
+``identity`` or ``gate`` is an ``InvalidInputError``, never a silently disabled filter.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any, Literal, get_args
+
+from graphmem._errors import InvalidInputError
+from graphmem.domain.aliases import KOREAN_ALIASES
+from graphmem.domain.keys import RelationRegistry
+
+if TYPE_CHECKING:
+    from graphmem.domain.soft_keys import SoftKeyMatcher
+    from graphmem.extract.base import Extractor
+    from graphmem.llm.base import Embedder
+
+__all__ = [
+    "EXTRACTOR_NAMES",
+    "BlockOptions",
+    "Gate",
+    "Identity",
+    "MemoryConfig",
+    "Tokenizer",
+]
+
+Identity = Literal["posterior", "hard", "participant", "none"]
+Gate = Literal["slot", "margin", "none"]
+Tokenizer = Literal["morphemes", "bigrams"]
+# Extractors that can be named in configuration (GRAPHMEM_EXTRACTOR, the service, the CLI).
+EXTRACTOR_NAMES = ("none", "llm")
+
+MAX_BLOCK_LINES = 50
+MAX_BLOCK_CHARS = 20_000
+MAX_DEADLINE_MS = 60_000.0
+
+
+def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise InvalidInputError(f"unknown {name} {value!r}; choose from {list(allowed)}")
+    return str(value)
+
+
+def _number(name: str, value: object, low: float, high: float, integer: bool = False) -> None:
+    kind = int if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kind) or not low <= value <= high:
+        what = "an integer" if integer else "a number"
+        raise InvalidInputError(f"{name} must be {what} from {low:g} to {high:g}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class BlockOptions:
+    """How a memory block is built (see ``Memory.block``). Validated on construction.
+
+    ``identity``: ``posterior`` (the most likely of several people a name could mean),
+    ``hard`` (an ambiguous name means the partner), ``participant`` (only records of
+    conversations with the partner) or ``none``. ``gate``: ``slot`` (abstain unless a
+    line states the requested slot), ``margin`` or ``none``. ``fresh=True`` reads Neo4j
+    now and waits at most ``deadline_ms`` before serving the snapshot.
+    """
+
+    deadline_ms: float = 10.0
+    fresh: bool = False
+    identity: Identity = "posterior"
+    gate: Gate = "slot"
+    k: int = 6
+    max_chars: int = 800
+    tau: float = 0.5
+    margin: float = 0.2
+
+    def __post_init__(self) -> None:
+        _choice("identity", self.identity, get_args(Identity))
+        _choice("gate", self.gate, get_args(Gate))
+        _number("deadline_ms", self.deadline_ms, 0, MAX_DEADLINE_MS)
+        _number("k", self.k, 1, MAX_BLOCK_LINES, integer=True)
+        _number("max_chars", self.max_chars, 40, MAX_BLOCK_CHARS, integer=True)
+        _number("tau", self.tau, 0.0, 1.0)
+        _number("margin", self.margin, 0.0, 1.0)
+        if not isinstance(self.fresh, bool):
+            raise InvalidInputError(f"fresh must be true or false, got {self.fresh!r}")
+
+    def with_overrides(self, **overrides: Any) -> BlockOptions:
+        """These options with the given ones replaced (``None`` keeps the default)."""
+        given = {k: v for k, v in overrides.items() if v is not None}
+        unknown = set(given) - {f.name for f in fields(self)}
+        if unknown:
+            raise InvalidInputError(f"unknown block options {sorted(unknown)}")
+        return replace(self, **given) if given else self
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    """Everything a ``Memory`` is configured with; shared by the service and the CLI.
+
+    ``neo4j_uri`` ``None`` means the local Neo4j (started if needed). ``extractor`` reads
+    records that arrive as plain text (no ``facts``): an ``Extractor`` object, or one of
+    ``EXTRACTOR_NAMES`` (``llm`` uses Ollama at ``ollama_url``). ``registry`` is copied
+    for each namespace, so declarations in one namespace never leak into another.
+    """
+
+    neo4j_uri: str | None = None
+    neo4j_auth: tuple[str, str] | None = None
+    neo4j_database: str | None = None
+    neo4j_http_url: str | None = None  # Neo4j Browser, for ``why``'s link
+    install_schema: bool = True
+    registry: RelationRegistry = field(default_factory=RelationRegistry)
+    preserve_history: bool = True
+    extractor: Extractor | str = "none"
+    embedder: Embedder | None = None
+    soft_keys: SoftKeyMatcher | None = None  # aligns unseen relation names (needs embedder)
+    aliases: Mapping[str, str] = field(default_factory=lambda: dict(KOREAN_ALIASES))
+    block: BlockOptions = field(default_factory=BlockOptions)
+    # How block ranking tokenizes Korean: Kiwi ``morphemes`` or Hangul character ``bigrams``.
+    block_tokenizer: Tokenizer = "morphemes"
+    ollama_url: str | None = None
+    ollama_model: str | None = None
+    ollama_timeout: float = 120.0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.extractor, str):
+            _choice("extractor", self.extractor, EXTRACTOR_NAMES)
+            if self.extractor == "llm" and not self.ollama_url:
+                raise InvalidInputError(
+                    "extractor 'llm' needs an Ollama URL: set ollama_url "
+                    "(GRAPHMEM_OLLAMA_URL)")
+        if not isinstance(self.block, BlockOptions):
+            raise InvalidInputError("block must be a BlockOptions")
+        _choice("block_tokenizer", self.block_tokenizer, get_args(Tokenizer))
+        _number("ollama_timeout", self.ollama_timeout, 0.1, 3600)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> MemoryConfig:
+        """``NEO4J_URI``, ``NEO4J_USER``/``NEO4J_PASSWORD``, ``NEO4J_DATABASE``,
+        ``GRAPHMEM_NEO4J_HTTP``, ``GRAPHMEM_EXTRACTOR`` (none|llm),
+        ``GRAPHMEM_OLLAMA_URL``, ``GRAPHMEM_OLLAMA_MODEL``; keyword overrides win."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        if env.get("NEO4J_URI"):
+            values["neo4j_uri"] = env["NEO4J_URI"]
+        if env.get("NEO4J_USER"):
+            values["neo4j_auth"] = (env["NEO4J_USER"], env.get("NEO4J_PASSWORD", ""))
+        if env.get("NEO4J_DATABASE"):
+            values["neo4j_database"] = env["NEO4J_DATABASE"]
+        if env.get("GRAPHMEM_NEO4J_HTTP"):
+            values["neo4j_http_url"] = env["GRAPHMEM_NEO4J_HTTP"]
+        if env.get("GRAPHMEM_EXTRACTOR"):
+            values["extractor"] = env["GRAPHMEM_EXTRACTOR"].strip().lower()
+        if env.get("GRAPHMEM_OLLAMA_URL"):
+            values["ollama_url"] = env["GRAPHMEM_OLLAMA_URL"]
+        if env.get("GRAPHMEM_OLLAMA_MODEL"):
+            values["ollama_model"] = env["GRAPHMEM_OLLAMA_MODEL"]
+        values.update(overrides)
+        return cls(**values)
+
+    def with_overrides(self, **overrides: Any) -> MemoryConfig:
+        return replace(self, **overrides)
+
+    def registry_for(self, namespace: str) -> RelationRegistry:
+        """A namespace's own copy of the configured registry."""
+        r = self.registry
+        return RelationRegistry(dict(r.synonyms), dict(r.cardinality), r.strict)
+
+    def build_extractor(self) -> Extractor | None:
+        """The extractor object this configuration names (``None`` for ``none``)."""
+        if not isinstance(self.extractor, str):
+            return self.extractor
+        if self.extractor == "none":
+            return None
+        from graphmem.extract.llm import LLMExtractor
+        from graphmem.llm.ollama import DEFAULT_MODEL, OllamaClient
+
+        assert self.ollama_url is not None  # checked in __post_init__
+        client = OllamaClient(self.ollama_url, model=self.ollama_model or DEFAULT_MODEL,
+                              timeout=self.ollama_timeout)
+        return LLMExtractor(client)
+
+
+# A factory that gives each namespace its registry; the service may take one.
+RegistryFactory = Callable[[str], RelationRegistry]

@@ -1,0 +1,104 @@
+"""Plain text facts about Korean and English that every part of graphmem shares.
+
+Hangul detection, the particles that follow a Korean noun, the titles and honorifics
+that follow a Korean name, and "the longest of overlapping spans wins". No analyzer is
+loaded here: anchoring, block identity, keys and extractors import this on hot paths.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+__all__ = [
+    "HANGUL_ANY",
+    "HANGUL_SYLLABLE",
+    "KOREAN_PARTICLES",
+    "KOREAN_TITLES",
+    "has_hangul",
+    "is_hangul_syllable",
+    "longest_spans",
+    "particle_stems",
+    "strip_korean_title",
+]
+
+# Hangul syllables (가-힣): what names and particles are written in.
+HANGUL_SYLLABLE = re.compile(r"[\uac00-\ud7a3]")
+# Syllables, Jamo and compatibility Jamo (ㅋㅋ, ㅇㅋ): any Korean writing at all.
+HANGUL_ANY = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
+
+
+def has_hangul(text: str) -> bool:
+    """Any Korean writing in ``text`` (syllables or Jamo)."""
+    return HANGUL_ANY.search(text) is not None
+
+
+def is_hangul_syllable(ch: str) -> bool:
+    return "\uac00" <= ch <= "\ud7a3"
+
+
+# Case particles, endings and honorific particles that follow a noun, longest first.
+KOREAN_PARTICLES: tuple[str, ...] = tuple(sorted(set(
+    ["의", "은", "는", "이", "가", "을", "를", "에", "에서", "에게", "으로", "로", "와", "과",
+     "도", "만", "께", "한테", "이랑", "랑", "하고", "까지", "부터", "보다", "처럼", "이야",
+     "야", "이에요", "예요", "에는", "에서는", "으로는", "로는", "와는", "과는",
+     "님", "님의", "님에게", "님은", "님이", "님께", "님과", "님하고", "님이랑",
+     "씨", "씨랑", "씨와", "씨의"]),
+    key=lambda p: (-len(p), p)))
+
+# Titles and honorifics that follow a Korean name and are not part of it, longest first.
+KOREAN_TITLES: tuple[str, ...] = (
+    "팀장님", "부장님", "과장님", "차장님", "대리님", "사장님", "실장님", "이사님", "대표님",
+    "선생님", "교수님", "원장님", "박사님", "선배님", "매니저님", "팀장", "부장", "과장",
+    "차장", "대리", "사장", "실장", "이사", "대표", "선생", "교수", "원장", "박사", "선배",
+    "매니저", "님", "씨", "군", "양",
+)
+
+
+def strip_korean_title(name: str) -> str:
+    """'김민준님' → '김민준', '박 팀장님' → '박'. Only when a Hangul name stays behind."""
+    s = name.strip()
+    if s in KOREAN_TITLES:  # the title alone is what the person is called
+        return s
+    for title in KOREAN_TITLES:
+        if s.endswith(title):
+            rest = s[: -len(title)].rstrip()
+            # Single-syllable titles (님, 씨, 군, 양) only after a 2+ syllable Hangul name,
+            # so '양' in '태양' or a one-syllable surname is not cut.
+            min_len = 2 if len(title) == 1 else 1
+            if len(rest) >= min_len and is_hangul_syllable(rest[-1]):
+                return rest
+    return s
+
+
+def particle_stems(token: str, *, min_stem: int = 2, first_only: bool = False) -> list[str]:
+    """What ``token`` may be without a trailing particle: '민준이랑' → ['민준'].
+
+    Each stem keeps at least ``min_stem`` characters. A stem is a reading to try, never
+    a replacement: '이가' may be a name. ``first_only`` keeps the longest particle's stem.
+    """
+    out: list[str] = []
+    for particle in KOREAN_PARTICLES:  # longest first
+        if token.endswith(particle) and len(token) - len(particle) >= min_stem:
+            out.append(token[: -len(particle)])
+            if first_only:
+                break
+    return out
+
+
+S = TypeVar("S")
+
+
+def longest_spans(spans: Iterable[S], start: Callable[[S], int], end: Callable[[S], int],
+                  tie: Callable[[S], object] = lambda s: 0) -> list[S]:
+    """Non-overlapping spans, the longest of overlapping ones winning, in text order.
+
+    Ties in length go to the earlier span, then to ``tie``'s smaller value.
+    """
+    chosen: list[S] = []
+    for s in sorted(spans, key=lambda s: (start(s) - end(s), start(s), tie(s))):
+        if all(end(s) <= start(c) or start(s) >= end(c) for c in chosen):
+            chosen.append(s)
+    return sorted(chosen, key=start)
+

@@ -1,0 +1,1 @@
+"""The two reads: evidence for a question (``evidence``) and memory blocks (``blocks``)."""

@@ -1,0 +1,121 @@
+"""Read path A: evidence for a question (Contract Memory Compiler: resolve at write time,
+then traverse).
+
+``cmc`` anchors on the names in the question and walks the current graph outward in one
+Cypher query (anchoring and the bounded closure), then renders the supporting records in
+source order within a character budget. Other ways of choosing records (the baselines a
+benchmark compares against) plug in as *controls* with ``register_control``; they go
+through the same renderer and budget.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphmem._errors import InvalidInputError
+from graphmem.domain.anchor import candidate_spans
+from graphmem.domain.evidence import Evidence, EvidenceRecord, render
+from graphmem.llm.base import Embedder
+from graphmem.store.protocol import Span, Store
+
+__all__ = [
+    "MAX_HOPS",
+    "EvidenceControl",
+    "EvidenceReader",
+    "Selection",
+    "control_names",
+    "register_control",
+]
+
+MAX_HOPS = 10
+MAX_QUESTION_CHARS = 20_000
+MIN_BUDGET_CHARS = 200
+MAX_BUDGET_CHARS = 10_000_000
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What a control chose: anchors found, keys selected, the records to render.
+
+    ``fallback``: nothing was selected, so the reader gets the whole history.
+    """
+
+    anchors: list[str]
+    keys: list[str]
+    records: list[EvidenceRecord]
+    fallback: bool = False
+
+
+# (reader, question, hops, budget_chars) -> Selection
+EvidenceControl = Callable[["EvidenceReader", str, int, int], Selection]
+_CONTROLS: dict[str, EvidenceControl] = {}
+
+
+def register_control(name: str, control: EvidenceControl) -> None:
+    """Make ``control`` selectable as ``Memory.evidence(..., control=name)``."""
+    if not name or not name.replace("_", "").isalnum():
+        raise ValueError(f"control name {name!r} must be letters, digits and '_'")
+    _CONTROLS[name] = control
+
+
+def control_names() -> tuple[str, ...]:
+    return tuple(_CONTROLS)
+
+
+def _cmc(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selection:
+    closure = reader.store.closure(reader.ns, reader.spans(question), hops)
+    edges = sorted(closure.edges, key=lambda e: (e.depth, e.key))
+    keys = list(dict.fromkeys(f"{e.subject} / {e.relation}" for e in edges))
+    records = [ev for e in edges for ev in e.evidence] + closure.unresolved
+    return Selection(closure.anchors, keys, records, fallback=not keys)
+
+
+register_control("cmc", _cmc)
+
+
+@dataclass
+class EvidenceReader:
+    """Evidence for one namespace. Controls read the store through it."""
+
+    store: Store
+    ns: str
+    aliases: Mapping[str, str]
+    embedder: Embedder | None = None
+    # Per-reader state a control may keep between calls (e.g. an index it built).
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    def spans(self, question: str) -> list[Span]:
+        """The names the question may contain, as the store's anchor candidates."""
+        return [Span(f"{self.ns}/{name}", s, e)
+                for name, s, e in candidate_spans(question, self.aliases)]
+
+    def evidence(self, question: str, hops: int = 5, budget_chars: int = 60_000,
+                 control: str = "cmc") -> Evidence:
+        if not isinstance(question, str) or not question.strip():
+            raise InvalidInputError("question must be a non-empty string")
+        if len(question) > MAX_QUESTION_CHARS:
+            raise InvalidInputError(
+                f"question has {len(question):,} characters; the limit is {MAX_QUESTION_CHARS:,}"
+            )
+        if isinstance(hops, bool) or not isinstance(hops, int) or not 1 <= hops <= MAX_HOPS:
+            raise InvalidInputError(f"hops must be an integer from 1 to {MAX_HOPS}, got {hops!r}")
+        if (isinstance(budget_chars, bool) or not isinstance(budget_chars, int)
+                or not MIN_BUDGET_CHARS <= budget_chars <= MAX_BUDGET_CHARS):
+            raise InvalidInputError(
+                f"budget_chars must be an integer from {MIN_BUDGET_CHARS} to "
+                f"{MAX_BUDGET_CHARS:,}, got {budget_chars!r}")
+        chosen = _CONTROLS.get(control)
+        if chosen is None:
+            raise InvalidInputError(f"unknown control {control!r}; choose from {control_names()}")
+        t0 = time.perf_counter()
+        sel = chosen(self, question, hops, budget_chars)
+        records = self.store.all_records(self.ns) if sel.fallback else sel.records
+        text, kept, truncated = render(records, budget_chars)
+        return Evidence(
+            text=text, records=kept, anchors=sel.anchors, keys=sel.keys, fallback=sel.fallback,
+            control=control, hops=hops, truncated=truncated,
+            stats={"ms": (time.perf_counter() - t0) * 1000},
+        )

@@ -1,0 +1,196 @@
+"""``graphmem-bench``: the benchmarks behind BENCHMARKS.md, outside the product.
+
+Each command measures, prints a Markdown section and, with ``--write``, replaces that
+section of a Markdown file (between ``<!-- name:start -->`` and ``<!-- name:end -->``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+import graphmem_bench.controls  # noqa: F401  (registers the baseline evidence controls)
+
+DATA_DEFAULT = "../shared/data"
+
+
+@click.group()
+@click.option("--uri", envvar="NEO4J_URI", default=None,
+              help="Bolt URI of Neo4j (default: $NEO4J_URI, else the local server).")
+@click.pass_context
+def main(ctx: click.Context, uri: str | None) -> None:
+    """Benchmarks of graphmem (P-Mem, FactConsolidation, memory blocks, service load,
+    extraction).
+
+    \b
+    Example:
+      graphmem-bench pmem --cases 40 --write BENCHMARKS.md
+    """
+    ctx.ensure_object(dict)
+    ctx.obj.update(uri=uri)
+
+
+@main.command("pmem")
+@click.option("--cases", default=40, show_default=True, help="Cases per setting.")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
+              help="Also replace the P-Mem section of this Markdown file.")
+@click.pass_context
+def bench_pmem(ctx: click.Context, cases: int, seed: int, write: str | None) -> None:
+    """P-Mem controlled benchmark, state level, English and Korean.
+
+    \b
+    Example:
+      graphmem-bench pmem --cases 40 --write BENCHMARKS.md
+    """
+    import time
+
+    from graphmem.memory import Memory
+    from graphmem_bench import pmem
+
+    Memory.connect(ctx.obj["uri"], "pmem-schema").close()  # starts Neo4j, installs the schema
+
+    def connect(ns: str, **overrides: object) -> Memory:
+        return Memory.connect(ctx.obj["uri"], ns, install_schema=False, **overrides)
+
+    t0 = time.perf_counter()
+    rows = pmem.run(connect, cases=cases, seed=seed, progress=lambda m: click.echo(m, err=True))
+    text = pmem.table(rows)
+    click.echo(text)
+    click.echo(f"({time.perf_counter() - t0:.1f}s)")
+    if write:
+        cmd = f"graphmem-bench pmem --cases {cases} --seed {seed} --write {write}"
+        _replace_section(Path(write), "pmem", f"Command: `{cmd}`\n\n{text}\n")
+
+
+@main.command("factconsolidation")
+@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
+              type=click.Path(file_okay=False), help="Folder holding factconsolidation/ "
+              "and mquake/.")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
+              help="Also replace the FactConsolidation section of this Markdown file.")
+@click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None,
+              help="Write the hop-sweep and latency plots (PNG) here.")
+@click.pass_context
+def bench_factconsolidation(ctx: click.Context, data_dir: str, write: str | None,
+                            plot_dir: str | None) -> None:
+    """FactConsolidation: parsing, ingest, answer-in-evidence per control, audit, latency.
+
+    \b
+    Example:
+      graphmem-bench factconsolidation --data ../shared/data --write BENCHMARKS.md --plots docs
+    """
+    from graphmem.memory import Memory
+    from graphmem_bench import factconsolidation as fc
+
+    Memory.connect(ctx.obj["uri"], "fc-schema").close()
+    fixture = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / \
+        "factconsolidation_mh_ko.json"
+    def connect(ns: str, **overrides: object) -> Memory:
+        return Memory.connect(ctx.obj["uri"], ns, install_schema=False, **overrides)
+
+    res = fc.run(connect, data_dir, korean_fixture=fixture,
+                 progress=lambda m: click.echo(m, err=True))
+    cmd = f"graphmem-bench factconsolidation --data {data_dir}" + (
+        f" --write {write}" if write else "") + (f" --plots {plot_dir}" if plot_dir else "")
+    text = fc.markdown(res, cmd)
+    if plot_dir:
+        for p in fc.plots(res, Path(plot_dir)):
+            text += f"\n![{p.stem}]({p.as_posix()})\n"
+    click.echo(text)
+    if write:
+        _replace_section(Path(write), "factconsolidation", text)
+
+
+@main.command("blocks")
+@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
+              type=click.Path(file_okay=False), help="Folder holding locomo/.")
+@click.option("--seeds", default=5, show_default=True, help="Seeds per arm (0..N-1).")
+@click.option("--langs", default="en,ko", show_default=True)
+@click.option("--sizes", default="1000,20000,100000", show_default=True,
+              help="Store sizes (records) for the latency sweep; empty to skip.")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
+              help="Also replace the memory-block section of this Markdown file.")
+@click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None)
+@click.pass_context
+def bench_blocks(ctx: click.Context, data_dir: str, seeds: int, langs: str, sizes: str,
+                 write: str | None, plot_dir: str | None) -> None:
+    """Memory blocks (seed 004): keyed vs unkeyed, identity, gates, key noise, order,
+    latency at scale, a load run, and LoCoMo's colliding names.
+
+    \b
+    Example:
+      graphmem-bench blocks --seeds 5 --write BENCHMARKS.md --plots docs
+    """
+    from graphmem.memory import Memory
+    from graphmem_bench import blocks_run as br
+
+    Memory.connect(ctx.obj["uri"], "blk-schema").close()
+
+    def connect(ns: str, **overrides: object) -> Memory:
+        return Memory.connect(ctx.obj["uri"], ns, install_schema=False, **overrides)
+
+    def say(m: str) -> None:
+        click.echo(m, err=True)
+
+    seed_list = list(range(seeds))
+    res = br.BlockBench()
+    for lang in [x for x in langs.split(",") if x]:
+        res.rows += br.main_arms(connect, seed_list, lang, say)
+    res.noise = br.noise_grid(connect, 0, "en", [0.0, 0.05, 0.1, 0.2, 0.4], say)
+    if sizes.strip():
+        res.latency = br.scale_latency(connect, [int(x) for x in sizes.split(",")], say)
+    res.load = br.load_run(connect, say)
+    res.locomo = br.locomo_run(connect, data_dir, say)
+    cmd = (f"graphmem-bench blocks --seeds {seeds} --langs {langs} --sizes {sizes}"
+           + (f" --write {write}" if write else "") + (f" --plots {plot_dir}" if plot_dir else ""))
+    text = br.markdown(res, cmd, seed_list)
+    if plot_dir:
+        for p in br.plots(res, Path(plot_dir)):
+            text += f"\n![{p.stem}]({p.as_posix()})\n"
+    click.echo(text)
+    if write:
+        _replace_section(Path(write), "blocks", text)
+
+
+@main.command("service")
+@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
+              type=click.Path(file_okay=False))
+@click.option("--clients", default=50, show_default=True)
+@click.option("--seconds", default=60.0, show_default=True)
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
+@click.pass_context
+def bench_service(ctx: click.Context, data_dir: str, clients: int, seconds: float,
+                  write: str | None) -> None:
+    """Load: concurrent clients against POST /evidence on the 262k FactConsolidation store.
+
+    \b
+    Example:
+      graphmem-bench service --clients 50 --seconds 60 --write BENCHMARKS.md
+    """
+    from graphmem_bench import service_load
+
+    res = service_load.run(ctx.obj["uri"], data_dir, clients, seconds,
+                           progress=lambda m: click.echo(m, err=True))
+    cmd = (f"graphmem-bench service --clients {clients} --seconds {seconds:g}"
+           + (f" --write {write}" if write else ""))
+    text = service_load.markdown(res, cmd)
+    click.echo(text)
+    if write:
+        _replace_section(Path(write), "service", text)
+
+
+def _replace_section(path: Path, name: str, body: str) -> None:
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    block = f"{start}\n{body}{end}"
+    if start in text and end in text:
+        text = text[: text.index(start)] + block + text[text.index(end) + len(end):]
+    else:
+        text = text.rstrip() + "\n\n" + block + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
