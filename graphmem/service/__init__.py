@@ -8,12 +8,25 @@ Every error the service returns is RFC 7807 problem JSON. A core error has a
 use ``about:blank``. The table is the one place where a graphmem error class, an HTTP
 status and a problem type meet: the service maps exceptions to problems with
 ``problem_kind`` and the client maps problems back to exceptions with ``error_from_problem``.
+
+The package, one concern a module:
+
+- ``settings``: ``Settings`` (keys, limits, the reader) around one ``MemoryConfig``;
+- ``schemas``: the request and response bodies (pydantic, for validation and OpenAPI);
+- ``problems``: problem responses, the exception handlers, the request-size limit;
+- ``jobs``: background ingests and ``Job``, their one wire shape (no FastAPI: the client
+  reads it too);
+- ``wire``: the wire shape of a memory ``Block`` (no FastAPI either);
+- ``state``: ``Service``, the store, one ``Memory`` per namespace, locks and the reader;
+- ``routes``: the ``/v1`` routes, each translating HTTP into one ``Memory`` call;
+- ``app``: ``create_app``, ``app_from_env`` and ``ServiceThread``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
 from graphmem._errors import (
@@ -27,16 +40,20 @@ from graphmem._errors import (
 )
 
 if TYPE_CHECKING:
-    from graphmem.service.app import Settings, create_app
+    from graphmem.service.app import create_app
+    from graphmem.service.settings import Settings
 
 __all__ = [
     "PROBLEM_JSON",
     "PROBLEM_KINDS",
+    "ProblemException",
     "ProblemKind",
     "ServiceError",
     "Settings",
     "create_app",
     "error_from_problem",
+    "problem_body",
+    "problem_for",
     "problem_kind",
 ]
 
@@ -88,6 +105,7 @@ PROBLEM_KINDS: tuple[ProblemKind, ...] = (
 )
 _BY_TYPE = {k.type: k for k in PROBLEM_KINDS}
 INTERNAL = ProblemKind(GraphmemError, 500, "internal", "Internal server error")
+UNEXPECTED = "an unexpected error occurred; the service log has the details"
 
 
 def problem_kind(exc: BaseException) -> ProblemKind:
@@ -102,6 +120,44 @@ def kind_named(slug: str) -> ProblemKind:
     return _BY_TYPE[PROBLEM_PREFIX + slug]
 
 
+class ProblemException(Exception):
+    """A service-only condition (namespace busy, no reader) with its table row.
+
+    ``headers`` go on the response (e.g. ``Retry-After``).
+    """
+
+    def __init__(self, kind: ProblemKind, detail: str,
+                 headers: Mapping[str, str] | None = None) -> None:
+        super().__init__(detail)
+        self.kind, self.detail, self.headers = kind, detail, dict(headers or {})
+
+
+def problem_body(status: int, detail: str | None, *, type_: str = "about:blank",
+                 title: str | None = None, instance: str | None = None,
+                 **extra: Any) -> dict[str, Any]:
+    """RFC 7807 problem JSON: ``type``, ``title``, ``status``, ``detail`` (and more)."""
+    body: dict[str, Any] = {
+        "type": type_, "title": title or HTTPStatus(status).phrase, "status": status,
+        "detail": detail,
+    }
+    if instance:
+        body["instance"] = instance
+    return body | extra
+
+
+def problem_for(exc: BaseException, instance: str | None = None) -> dict[str, Any]:
+    """The problem JSON for an exception: its table row, or a 500 that says nothing more
+    (an unexpected exception's message can leak internals; the log has it)."""
+    if isinstance(exc, ProblemException):
+        kind, detail = exc.kind, exc.detail
+    elif isinstance(exc, GraphmemError):
+        kind, detail = problem_kind(exc), str(exc)
+    else:
+        return problem_body(500, UNEXPECTED, instance=instance)
+    return problem_body(kind.status, detail, type_=kind.type, title=kind.title,
+                        instance=instance)
+
+
 def error_from_problem(status: int | None, problem: Mapping[str, Any] | None) -> GraphmemError:
     """The exception a client raises for a problem response: the core's class when typed.
 
@@ -110,20 +166,22 @@ def error_from_problem(status: int | None, problem: Mapping[str, Any] | None) ->
     problem = dict(problem or {})
     detail = str(problem.get("detail") or problem.get("title") or f"HTTP {status}")
     kind = _BY_TYPE.get(str(problem.get("type", "")))
-    exc: GraphmemError
     if kind is None or kind.error in (ServiceError, GraphmemError):
-        exc = ServiceError(detail, status=status, problem=problem)
-    else:
-        exc = kind.error(detail)
-    exc.status = status  # type: ignore[attr-defined]
-    exc.problem = problem  # type: ignore[attr-defined]
+        return ServiceError(detail, status=status, problem=problem)
+    exc = kind.error(detail)
+    # The core's classes declare no such attributes; set them as ServiceError has them.
+    vars(exc).update(status=status, problem=problem)
     return exc
 
 
 def __getattr__(name: str) -> Any:
-    """``create_app`` and ``Settings`` import FastAPI; load them only when asked for."""
-    if name in ("create_app", "Settings"):
-        from graphmem.service import app
+    """``create_app`` imports FastAPI; load it (and ``Settings``) only when asked for."""
+    if name == "create_app":
+        from graphmem.service.app import create_app
 
-        return getattr(app, name)
+        return create_app
+    if name == "Settings":
+        from graphmem.service.settings import Settings
+
+        return Settings
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,11 +15,11 @@ from datetime import datetime
 
 import pytest
 
+from graphmem.domain.keys import make_key, normalize_name
+from graphmem.domain.model import Intent
 from graphmem_bench import block_metrics as bm
 from graphmem_bench import personal as pm
 from graphmem_bench.personal import Request, generate
-from graphmem.domain.keys import make_key, normalize_name
-from graphmem.domain.model import Intent
 
 LANGS = ("en", "ko")
 

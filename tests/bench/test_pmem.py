@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from graphmem import Memory, Record
-from graphmem_bench import pmem
 from graphmem.domain.model import Intent, ParseStatus
+from graphmem_bench import pmem
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])

@@ -8,6 +8,7 @@ text, error classes and messages.
 from __future__ import annotations
 
 import asyncio
+import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import asdict
@@ -25,11 +26,13 @@ from graphmem import (
     IngestReport,
     InvalidInputError,
     Memory,
+    MemoryConfig,
     NotFoundError,
     Record,
     WriteResult,
 )
 from graphmem.client import AsyncClient, Client, ServiceError
+from graphmem.domain.block import Block
 from graphmem.domain.evidence import Evidence
 from graphmem.service.app import ServiceThread, Settings, create_app
 
@@ -37,6 +40,7 @@ pytestmark = pytest.mark.integration
 
 KEY = "parity-key-0123456789"
 MINJUN = ("Minjun", "5k personal best")
+NOW = "2026-08-01T09:00:00+00:00"
 
 Step = tuple[str, tuple[Any, ...], dict[str, Any]]
 
@@ -77,6 +81,12 @@ SCENARIO: list[Step] = [
     ("evidence", ("What colour is the door?",), {"control": "raw_history"}),
     ("evidence", ("x?",), {"hops": 0}),
     ("evidence", ("x?",), {"control": "psychic"}),
+    ("block", ("Minjun's 5k personal best is",), {"partner": "Jiyoung", "now": NOW}),
+    ("block", ("the door is",), {"partner": "Minjun", "now": NOW, "k": 2, "gate": "none"}),
+    ("block", ("the door is",), {"gate": "psychic"}),
+    ("block", ("the door is",), {"k": 0}),
+    ("block", ("the door is",), {"colour": "red"}),
+    ("block", ("the door is",), {"now": "yesterday"}),
     ("erase", ("m2",), {}),
     ("why", ("door", "colour"), {}),
     ("erase", ("m2",), {}),
@@ -90,9 +100,12 @@ SCENARIO: list[Step] = [
 ]
 
 
-def _stable(record_id: str | None) -> str | None:
-    """Revoke records get ids that include a clock reading."""
-    return "revoke-*" if str(record_id).startswith("revoke-") else record_id
+def _stable(record_id: str | None, text: str | None = "") -> str | None:
+    """Revoke and resolve records are observed now: their ids include a clock reading."""
+    if str(record_id).startswith("revoke-") or (text or "").startswith(("revoke: ",
+                                                                        "confirmed: ")):
+        return "<clock>"
+    return record_id
 
 
 def normalize(result: Any, ns: str) -> Any:
@@ -107,13 +120,14 @@ def normalize(result: Any, ns: str) -> Any:
     if isinstance(result, WriteResult | EraseReport):
         return (type(result).__name__, asdict(result))
     if isinstance(result, Evidence):
-        records = [(r.pos, r.text, _stable(r.id), r.speaker) for r in result.records]
+        records = [(r.pos, r.text, _stable(r.id, r.text), r.speaker) for r in result.records]
         return ("Evidence", result.text, records, result.anchors, result.keys,
                 result.fallback, result.control, result.hops, result.truncated, result.chars)
     if isinstance(result, Explanation):
         versions = [
             (v["value"], v["status"], v["is_head"], v["pos"], v.get("stated_at"),
-             sorted((e["record_id"] or "", e["text"]) for e in v["evidence"]),
+             sorted((_stable(e["record_id"], e["text"]) or "", e["text"])
+                   for e in v["evidence"]),
              len(v["tombstones"]), len(v["supersedes"]))
             for v in result.versions
         ]
@@ -121,13 +135,20 @@ def normalize(result: Any, ns: str) -> Any:
         return ("Explanation", result.subject, result.relation, result.value, result.status,
                 result.text(), versions, result.cypher, params, [a["value"] for a in
                                                                   result.alternatives])
+    if isinstance(result, Block):  # dates of revoke records and the latency vary
+        lines = [(re.sub(r"^- \([^,]*,", "- (*,", ln.render()), round(ln.score, 6),
+                  ln.record.pos, _stable(ln.record.record_id, ln.record.text))
+                 for ln in result.lines]
+        posterior = {k: round(v, 6) for k, v in result.posterior.items()}
+        return ("Block", lines, result.abstained, result.fell_back, result.reason, result.slot,
+                posterior, bool(result.text))
     if isinstance(result, list):  # history and audit rows
         rows = []
         for row in result:
             row = {k: v for k, v in row.items() if k not in ("uid", "at") and
                    not k.endswith("_at")}
             if "record" in row:
-                row["record"] = _stable(row["record"])
+                row["record"] = _stable(row["record"], row.get("text"))
             rows.append(row)
         return ("list", rows)
     raise AssertionError(f"unexpected result type {type(result).__name__}")
@@ -161,9 +182,9 @@ def fresh() -> str:
 
 @pytest.fixture(scope="module")
 def settings(neo4j_server: Any) -> Settings:
-    return Settings(neo4j_uri=neo4j_server.bolt_url, neo4j_auth=neo4j_server.auth,
-                    neo4j_http_url=neo4j_server.http_url, api_keys={KEY: "*"},
-                    async_ingest_threshold=20)
+    memory = MemoryConfig(neo4j_uri=neo4j_server.bolt_url, neo4j_auth=neo4j_server.auth,
+                          neo4j_http_url=neo4j_server.http_url)
+    return Settings(memory=memory, api_keys={KEY: "*"}, async_ingest_threshold=20)
 
 
 @pytest.fixture(scope="module")
@@ -176,8 +197,7 @@ def service(settings: Settings) -> Iterator[ServiceThread]:
 def expected(neo4j_server: Any, settings: Settings) -> list[Any]:
     """The scenario against Memory itself (same Browser URL setting as the service)."""
     ns = fresh()
-    with Memory.connect(neo4j_server.bolt_url, ns, auth=neo4j_server.auth) as mem:
-        mem.http_url = settings.neo4j_http_url
+    with Memory.connect(neo4j_server.bolt_url, ns, config=settings.memory) as mem:
         return run(mem, ns)
 
 
@@ -186,6 +206,9 @@ def test_the_scenario_exercises_every_outcome(expected: list[Any]) -> None:
     assert kinds == {"ACCEPT", "REVOKE", "CONTEST", "RESOLVE", "REJECT"}
     raised = {r[1] for _, r in expected if r[0] == "raised"}
     assert raised == {"ConflictError", "InvalidInputError", "NotFoundError"}
+    blocks = [r for step, r in expected if step == "block" and r[0] == "Block"]
+    assert len(blocks) == 2 and all(b[1] and bool(b[-1]) for b in blocks)
+    assert [len(b[1]) for b in blocks][1] == 2  # k=2 was applied
 
 
 def test_client_matches_memory(service: ServiceThread, expected: list[Any]) -> None:
@@ -236,7 +259,7 @@ def test_ingest_through_a_job_returns_the_same_report(neo4j_server: Any,
                                                       service: ServiceThread) -> None:
     """Above the threshold (20 here) the client polls the job and returns its report."""
     ns = fresh()
-    with Memory.connect(neo4j_server.bolt_url, ns, auth=neo4j_server.auth) as mem:
+    with Memory.connect(neo4j_server.bolt_url, ns, neo4j_auth=neo4j_server.auth) as mem:
         want = normalize(mem.ingest(_batch(50)), ns)
     ns = fresh()
     with Client(service.url, ns, api_key=KEY, poll_interval=0.05) as client:

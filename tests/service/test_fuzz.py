@@ -15,6 +15,7 @@ schemathesis = pytest.importorskip("schemathesis")
 
 from hypothesis import HealthCheck, settings  # noqa: E402
 
+from graphmem import MemoryConfig  # noqa: E402
 from graphmem.llm.testserver import OllamaTestServer  # noqa: E402
 from graphmem.service.app import ServiceThread, Settings, create_app  # noqa: E402
 
@@ -26,8 +27,8 @@ KEY = "fuzz-key-000001"
 def service(neo4j_server: Any) -> Iterator[ServiceThread]:
     # A reader that always answers, over Ollama's protocol: /answer is fuzzed too.
     with OllamaTestServer(lambda body: "an answer") as reader:
-        app = create_app(Settings(neo4j_uri=neo4j_server.bolt_url,
-                                  neo4j_auth=neo4j_server.auth, api_keys={KEY: ["fuzz"]},
+        memory = MemoryConfig(neo4j_uri=neo4j_server.bolt_url, neo4j_auth=neo4j_server.auth)
+        app = create_app(Settings(memory=memory, api_keys={KEY: ["fuzz"]},
                                   reader_url=reader.url, reader_model="fuzz-reader"))
         with ServiceThread(app) as server:
             yield server

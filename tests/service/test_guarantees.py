@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from graphmem import Client, Memory
+from graphmem import Client, Memory, MemoryConfig
 from graphmem.service.app import ServiceThread, Settings, create_app
 
 pytestmark = pytest.mark.integration
@@ -18,8 +18,8 @@ KEY = "guarantee-key-0001"
 
 @pytest.fixture(scope="module")
 def service(neo4j_server: Any) -> Iterator[ServiceThread]:
-    app = create_app(Settings(neo4j_uri=neo4j_server.bolt_url, neo4j_auth=neo4j_server.auth,
-                              api_keys={KEY: "*"}))
+    memory = MemoryConfig(neo4j_uri=neo4j_server.bolt_url, neo4j_auth=neo4j_server.auth)
+    app = create_app(Settings(memory=memory, api_keys={KEY: "*"}))
     with ServiceThread(app) as server:
         yield server
 
@@ -51,7 +51,7 @@ def test_eight_writers_times_a_thousand_records(service, neo4j_server):
     for t in threads:
         t.join()
     assert errors == []
-    mem = Memory.connect(neo4j_server.bolt_url, ns, auth=neo4j_server.auth,
+    mem = Memory.connect(neo4j_server.bolt_url, ns, neo4j_auth=neo4j_server.auth,
                          install_schema=False)
     try:
         assert mem.audit("two_heads") == []

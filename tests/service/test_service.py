@@ -1,11 +1,13 @@
 """The REST service over real HTTP (uvicorn in a thread) and a real Neo4j.
 
 Covers the round trip, problem JSON for every error kind, API keys and namespace
-isolation, the request-size limit, malformed bodies, background ingest jobs and healthz.
+isolation, the request-size limit, malformed bodies, background ingest jobs, healthz,
+memory blocks (``POST block``, both clients, bad options) and the configured extractor.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import threading
@@ -19,10 +21,13 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from graphmem import RelationRegistry
+from graphmem import InvalidInputError, MemoryConfig, RelationRegistry
+from graphmem.client import AsyncClient, Client
+from graphmem.domain.block import Block
 from graphmem.llm.testserver import OllamaTestServer, StatusError
 from graphmem.service import PROBLEM_JSON
 from graphmem.service.app import ServiceThread, Settings, create_app
+from graphmem.service.wire import block_from_dict, block_to_dict
 
 pytestmark = pytest.mark.integration
 
@@ -33,6 +38,7 @@ KEY_B = "test-key-namespace-b"
 NS_A = f"svc-a-{RUN}"
 NS_B = f"svc-b-{RUN}"
 MINJUN = {"subject": "Minjun", "relation": "5k personal best"}
+NOWHERE = MemoryConfig(neo4j_uri="bolt://127.0.0.1:1")  # port 1 refuses
 
 
 def _boom() -> None:
@@ -53,8 +59,8 @@ def reader() -> Iterator[OllamaTestServer]:
 @pytest.fixture(scope="module")
 def service(neo4j_server: Any, reader: OllamaTestServer) -> Iterator[ServiceThread]:
     settings = Settings(
-        neo4j_uri=neo4j_server.bolt_url, neo4j_auth=neo4j_server.auth,
-        neo4j_http_url=neo4j_server.http_url,
+        memory=MemoryConfig(neo4j_uri=neo4j_server.bolt_url, neo4j_auth=neo4j_server.auth,
+                            neo4j_http_url=neo4j_server.http_url),
         api_keys={KEY_ALL: "*", KEY_A: [NS_A], KEY_B: [NS_B]},
         reader_url=reader.url, reader_model="reader-test", registry=_registry,
     )
@@ -67,9 +73,13 @@ def service(neo4j_server: Any, reader: OllamaTestServer) -> Iterator[ServiceThre
 @pytest.fixture(scope="module")
 def down() -> Iterator[ServiceThread]:
     """A service whose Neo4j is not there (port 1 refuses) and has no reader."""
-    app = create_app(Settings(neo4j_uri="bolt://127.0.0.1:1", api_keys={KEY_ALL: "*"}))
+    app = create_app(Settings(memory=NOWHERE, api_keys={KEY_ALL: "*"}))
     with ServiceThread(app) as server:
         yield server
+
+
+def _memory(server: Any, **fields: Any) -> MemoryConfig:
+    return MemoryConfig(neo4j_uri=server.bolt_url, neo4j_auth=server.auth, **fields)
 
 
 def _client(url: str, key: str | None = KEY_ALL) -> httpx.Client:
@@ -211,7 +221,7 @@ def test_parallel_writes_to_one_key_keep_one_head(http: httpx.Client, namespace:
 
 def test_a_busy_namespace_is_a_503_with_retry_after(neo4j_server: Any, namespace: str) -> None:
     """A write waits for the namespace's writer (e.g. a background ingest), then gives up."""
-    settings = Settings(neo4j_uri=neo4j_server.bolt_url, neo4j_auth=neo4j_server.auth,
+    settings = Settings(memory=_memory(neo4j_server),
                         api_keys={KEY_ALL: "*"}, write_wait_seconds=0.2,
                         async_ingest_threshold=1)
     app = create_app(settings)
@@ -320,6 +330,7 @@ def _calls(ns: str) -> list[tuple[str, str, dict[str, Any]]]:
         ("DELETE", f"/v1/{ns}/records/secret-1", {}),
         ("GET", f"/v1/{ns}/audit/heads", {}),
         ("GET", f"/v1/{ns}/jobs/abc", {}),
+        ("POST", f"/v1/{ns}/block", {"json": {"request": "Minjun's 5k best is"}}),
     ]
 
 
@@ -471,11 +482,11 @@ def test_openapi_documents_every_route_with_models(service: ServiceThread) -> No
         "/v1/{namespace}/remember", "/v1/{namespace}/revoke", "/v1/{namespace}/resolve",
         "/v1/{namespace}/records/{record_id}", "/v1/{namespace}/evidence",
         "/v1/{namespace}/answer", "/v1/{namespace}/why", "/v1/{namespace}/history",
-        "/v1/{namespace}/audit/{name}",
+        "/v1/{namespace}/audit/{name}", "/v1/{namespace}/block",
     }
     schemas = spec["components"]["schemas"]
     assert {"Problem", "WriteResultOut", "EvidenceOut", "ExplanationOut", "IngestReportOut",
-            "JobOut", "EraseReportOut", "RecordIn"} <= set(schemas)
+            "JobOut", "EraseReportOut", "RecordIn", "BlockIn", "BlockOut"} <= set(schemas)
     post = paths["/v1/{namespace}/records"]["post"]
     assert "202" in post["responses"]
     assert list(post["responses"]["422"]["content"]) == [PROBLEM_JSON]
@@ -502,7 +513,171 @@ def test_settings_from_env_parse_keys_once(neo4j_server: Any) -> None:
 
 
 def test_app_without_keys_refuses_everything() -> None:
-    app: FastAPI = create_app(Settings(neo4j_uri="bolt://127.0.0.1:1"))
+    app: FastAPI = create_app(Settings(memory=NOWHERE))
     with ServiceThread(app) as server:
         assert_problem(httpx.get(server.url + "/v1/ns/why", params=MINJUN,
                                  headers={"Authorization": "Bearer anything-at-all"}), 401)
+
+
+# -- memory blocks -------------------------------------------------------------------------------
+BLOCK_KEYS = {"text", "lines", "abstained", "fell_back", "reason", "slot", "posterior",
+              "latency_ms"}
+
+
+def _standup_records() -> list[dict[str, Any]]:
+    return [
+        {"text": "Minjun: standup moves to 9:30 from Monday", "id": "b1", "speaker": "Minjun",
+         "participants": ["Jiyoung"], "observed_at": "2026-05-04T08:00:00",
+         "facts": [{"subject": "Minjun", "relation": "standup time", "value": "9:30"}]},
+        {"text": "Minjun's 5k personal best is 25:50", "id": "b2", "speaker": "Minjun",
+         "participants": ["Jiyoung"], "observed_at": "2026-05-05T08:00:00",
+         "facts": [{"subject": "Minjun", "relation": "5k personal best", "value": "25:50"}]},
+    ]
+
+
+def test_block_over_http_and_through_both_clients(service: ServiceThread, http: httpx.Client,
+                                                  namespace: str) -> None:
+    v1 = f"/v1/{namespace}"
+    assert http.post(v1 + "/records", json={"records": _standup_records()}).status_code == 200
+    ask = {"request": "Minjun's 5k personal best is", "partner": "Jiyoung",
+           "now": "2026-06-01T09:00:00+00:00", "gate": "none", "k": 3}
+    resp = http.post(v1 + "/block", json=ask)
+    assert resp.status_code == 200, resp.text
+    body = resp.json()
+    assert set(body) == BLOCK_KEYS
+    assert body["text"].startswith("[Relevant memory]\n") and not body["abstained"]
+    assert "25:50" in body["text"] and 1 <= len(body["lines"]) <= 3
+    line = body["lines"][0]
+    assert line["text"] in body["text"] and line["record"]["record_id"] == "b2"
+    assert line["record"]["participants"] == ["Jiyoung"]
+    assert line["record"]["facts"] == [["Minjun", "5k_personal_best", "25:50"]]
+    # The one wire form: what the client reads back is the Block the service wrote.
+    block = block_from_dict(body)
+    assert isinstance(block, Block) and block_to_dict(block) == body
+    assert block.line_texts == [ln["text"] for ln in body["lines"]]
+
+    with Client(service.url, namespace, api_key=KEY_ALL) as client:
+        got = client.block(ask["request"], ask["partner"], ask["now"], gate="none", k=3)
+    assert isinstance(got, Block) and got.text == body["text"]
+    assert [ln.record for ln in got.lines] == [ln.record for ln in block.lines]
+
+    async def go() -> Block:
+        async with AsyncClient(service.url, namespace, api_key=KEY_ALL) as client:
+            return await client.block(ask["request"], ask["partner"], ask["now"], gate="none")
+
+    assert asyncio.run(go()).text.startswith("[Relevant memory]")
+    # Fresh: read Neo4j now, within the deadline.
+    fresh = http.post(v1 + "/block", json=ask | {"fresh": True, "deadline_ms": 10_000}).json()
+    assert fresh["fell_back"] is False and fresh["lines"][0]["record"]["record_id"] == "b2"
+
+
+def test_block_servers_stop_when_evicted_and_at_shutdown(neo4j_server: Any,
+                                                         namespace: str) -> None:
+    """Each namespace's Memory runs a snapshot thread for blocks; the service stops it when
+    the namespace leaves the cache and when the app shuts down (the store stays shared)."""
+    def publishers() -> set[threading.Thread]:
+        return {t for t in threading.enumerate() if t.name == "graphmem-snapshot"}
+
+    settings = Settings(memory=_memory(neo4j_server), api_keys={KEY_ALL: "*"},
+                        max_cached_namespaces=1)
+    before = publishers()
+    ask = {"request": "Minjun's 5k personal best is"}
+    with ServiceThread(create_app(settings)) as server, _client(server.url) as http:
+        assert http.post(f"/v1/{namespace}/block", json=ask).status_code == 200
+        first = publishers() - before
+        assert len(first) == 1
+        assert http.post(f"/v1/other-{namespace}/block", json=ask).status_code == 200
+        assert not any(t.is_alive() for t in first)  # evicted: stopped
+        second = publishers() - before
+        assert len(second) == 1
+        # The shared store is still open for the namespace that remains.
+        assert http.post(f"/v1/other-{namespace}/block", json=ask).status_code == 200
+    assert not any(t.is_alive() for t in second)
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    ({"gate": "psychic"}, "unknown gate 'psychic'"),
+    ({"identity": "telepathy"}, "unknown identity"),
+    ({"k": 0}, "k must be an integer from 1 to 50"),
+    ({"k": "many"}, "k:"),
+    ({"max_chars": 10}, "max_chars must be"),
+    ({"tau": 2}, "tau must be a number"),
+    ({"deadline_ms": -1}, "deadline_ms must be"),
+    ({"colour": "red"}, "unknown block options ['colour']"),
+    ({"now": "yesterday"}, "now must be an ISO-8601"),
+    ({"request": "x" * 20_001}, "the limit is 20,000"),
+    ({"request": None}, "request:"),
+])
+def test_bad_block_options_are_422_invalid_input(http: httpx.Client, namespace: str,
+                                                 options: dict[str, Any], words: str) -> None:
+    body = {"request": "Minjun's 5k personal best is"} | options
+    problem = assert_problem(http.post(f"/v1/{namespace}/block", json=body), 422,
+                             _urn("invalid-input"))
+    assert words in problem["detail"], problem
+
+
+def test_bad_block_options_raise_invalid_input_in_the_client(service: ServiceThread,
+                                                             namespace: str) -> None:
+    with Client(service.url, namespace, api_key=KEY_ALL) as client, \
+            pytest.raises(InvalidInputError, match="unknown gate 'psychic'") as err:
+        client.block("the door is", gate="psychic")
+    assert getattr(err.value, "status", None) == 422
+
+
+def test_block_needs_neo4j(down: ServiceThread) -> None:
+    with _client(down.url) as http:
+        assert_problem(http.post("/v1/ns1/block", json={"request": "Minjun's 5k best is"}), 503,
+                       _urn("store-unavailable"))
+
+
+# -- the extractor ---------------------------------------------------------------------------------
+def test_text_only_records_go_through_the_configured_extractor(neo4j_server: Any,
+                                                               namespace: str) -> None:
+    """GRAPHMEM_EXTRACTOR=llm: the service reads plain-text records with the LLM extractor."""
+    def model(body: dict[str, Any]) -> dict[str, Any]:
+        user = body["messages"][-1]["content"]
+        n = len(user.split("Records:\n", 1)[1].splitlines())
+        assert n == 1, user
+        return {"records": [{"record": 1, "status": "facts", "facts": [
+            {"subject": "Minjun", "relation": "5k personal best", "value": "27:12",
+             "intent": "assert"}]}]}
+
+    with OllamaTestServer(model) as llm:
+        env = {"NEO4J_URI": neo4j_server.bolt_url, "GRAPHMEM_EXTRACTOR": "llm",
+               "GRAPHMEM_OLLAMA_URL": llm.url, "GRAPHMEM_OLLAMA_MODEL": "extractor-test",
+               "GRAPHMEM_API_KEYS": json.dumps({KEY_ALL: "*"})}
+        settings = Settings.from_env(env, neo4j_auth=neo4j_server.auth)
+        assert settings.memory.extractor == "llm"
+        assert settings.memory.ollama_url == llm.url
+        with ServiceThread(create_app(settings)) as server, _client(server.url) as http:
+            record = {"text": "Minjun's 5k personal best is 27:12", "id": "x1"}
+            report = http.post(f"/v1/{namespace}/records", json={"records": [record]}).json()
+            assert (report["stored"], report["facts"], report["unresolved"]) == (1, 1, 0)
+            why = http.get(f"/v1/{namespace}/why", params=MINJUN).json()
+            assert why["value"] == "27:12"
+        chats = llm.requests_to("/api/chat")
+        assert len(chats) == 1 and chats[0].body["model"] == "extractor-test"
+
+
+def test_without_an_extractor_text_only_records_stay_unresolved(http: httpx.Client,
+                                                                namespace: str) -> None:
+    record = {"text": "Minjun's 5k personal best is 27:12", "id": "x1"}
+    report = http.post(f"/v1/{namespace}/records", json={"records": [record]}).json()
+    assert (report["stored"], report["facts"], report["unresolved"]) == (1, 0, 1)
+
+
+def test_an_unknown_extractor_fails_at_startup() -> None:
+    with pytest.raises(InvalidInputError, match="unknown extractor"):
+        Settings.from_env({"GRAPHMEM_EXTRACTOR": "psychic"})
+    with pytest.raises(InvalidInputError, match="needs an Ollama URL"):
+        Settings.from_env({"GRAPHMEM_EXTRACTOR": "llm"})
+
+
+def test_settings_from_env_route_overrides_to_memory_config() -> None:
+    settings = Settings.from_env({}, neo4j_uri="bolt://db:7687", reader_url="http://r:11434",
+                                 neo4j_http_url="http://db:7474", max_request_bytes=5)
+    assert settings.memory.neo4j_uri == "bolt://db:7687"
+    assert settings.memory.neo4j_http_url == "http://db:7474"
+    assert (settings.reader_url, settings.max_request_bytes) == ("http://r:11434", 5)
+    assert Settings.from_env({}).memory.neo4j_uri == "bolt://127.0.0.1:7687"
+    assert Settings().neo4j_uri == "bolt://127.0.0.1:7687"
