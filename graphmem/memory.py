@@ -87,9 +87,15 @@ class Memory:
             store.install_schema()
         return cls(store, namespace, cfg, bolt_url=cfg.neo4j_uri)
 
-    def close(self) -> None:
+    def release(self) -> None:
+        """Stop the threads this Memory started (the block server) and keep the store,
+        which other namespaces may share. ``close`` does this and closes the store."""
         if self._blocks is not None:
             self._blocks.close()
+            self._blocks = None
+
+    def close(self) -> None:
+        self.release()
         self.store.close()
 
     def __enter__(self) -> Memory:

@@ -33,9 +33,7 @@ log = logging.getLogger("graphmem.service")
 def _release(mem: Memory) -> None:
     """Stop what a cached ``Memory`` started (its block server's threads) and keep the
     store, which every namespace shares: ``Memory.close`` would close it too."""
-    blocks = mem._blocks
-    if blocks is not None:
-        blocks.close()
+    mem.release()
 
 
 class Service:
