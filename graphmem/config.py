@@ -38,7 +38,7 @@ Identity = Literal["posterior", "hard", "participant", "none"]
 Gate = Literal["slot", "margin", "none"]
 Tokenizer = Literal["morphemes", "bigrams"]
 # Extractors that can be named in configuration (GRAPHMEM_EXTRACTOR, the service, the CLI).
-EXTRACTOR_NAMES = ("none", "llm")
+EXTRACTOR_NAMES = ("none", "chat", "llm")
 
 MAX_BLOCK_LINES = 50
 MAX_BLOCK_CHARS = 20_000
@@ -125,6 +125,8 @@ class MemoryConfig:
     ollama_url: str | None = None
     ollama_model: str | None = None
     ollama_timeout: float = 120.0
+    # The users' time zone: "tomorrow" and "Friday" in a message are read in it.
+    timezone: str = "UTC"
 
     def __post_init__(self) -> None:
         if isinstance(self.extractor, str):
@@ -136,13 +138,22 @@ class MemoryConfig:
         if not isinstance(self.block, BlockOptions):
             raise InvalidInputError("block must be a BlockOptions")
         _choice("block_tokenizer", self.block_tokenizer, get_args(Tokenizer))
+        try:
+            from zoneinfo import ZoneInfo
+
+            ZoneInfo(self.timezone)
+        except Exception:
+            raise InvalidInputError(
+                f"unknown timezone {self.timezone!r}; use an IANA name such as 'Asia/Seoul'"
+            ) from None
         _number("ollama_timeout", self.ollama_timeout, 0.1, 3600)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> MemoryConfig:
         """``NEO4J_URI``, ``NEO4J_USER``/``NEO4J_PASSWORD``, ``NEO4J_DATABASE``,
-        ``GRAPHMEM_NEO4J_HTTP``, ``GRAPHMEM_EXTRACTOR`` (none|llm),
-        ``GRAPHMEM_OLLAMA_URL``, ``GRAPHMEM_OLLAMA_MODEL``; keyword overrides win."""
+        ``GRAPHMEM_NEO4J_HTTP``, ``GRAPHMEM_EXTRACTOR`` (none|chat|llm),
+        ``GRAPHMEM_OLLAMA_URL``, ``GRAPHMEM_OLLAMA_MODEL``, ``GRAPHMEM_TIMEZONE``; keyword
+        overrides win."""
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}
         if env.get("NEO4J_URI"):
@@ -159,6 +170,8 @@ class MemoryConfig:
             values["ollama_url"] = env["GRAPHMEM_OLLAMA_URL"]
         if env.get("GRAPHMEM_OLLAMA_MODEL"):
             values["ollama_model"] = env["GRAPHMEM_OLLAMA_MODEL"]
+        if env.get("GRAPHMEM_TIMEZONE"):
+            values["timezone"] = env["GRAPHMEM_TIMEZONE"]
         values.update(overrides)
         return cls(**values)
 
@@ -168,21 +181,27 @@ class MemoryConfig:
     def registry_for(self, namespace: str) -> RelationRegistry:
         """A namespace's own copy of the configured registry."""
         r = self.registry
-        return RelationRegistry(dict(r.synonyms), dict(r.cardinality), r.strict)
+        return RelationRegistry(dict(r.synonyms), dict(r.cardinality), r.strict,
+                                dict(r.value_types))
 
-    def build_extractor(self) -> Extractor | None:
-        """The extractor object this configuration names (``None`` for ``none``)."""
+    def build_extractor(self, registry: RelationRegistry | None = None) -> Extractor | None:
+        """The extractor this configuration names (``None`` for ``none``), reading
+        relations through ``registry`` (the namespace's)."""
         if not isinstance(self.extractor, str):
             return self.extractor
         if self.extractor == "none":
             return None
+        if self.extractor == "chat":
+            from graphmem.extract.chat import ChatExtractor
+
+            return ChatExtractor(registry or self.registry, timezone_name=self.timezone)
         from graphmem.extract.llm import LLMExtractor
         from graphmem.llm.ollama import DEFAULT_MODEL, OllamaClient
 
         assert self.ollama_url is not None  # checked in __post_init__
         client = OllamaClient(self.ollama_url, model=self.ollama_model or DEFAULT_MODEL,
                               timeout=self.ollama_timeout)
-        return LLMExtractor(client)
+        return LLMExtractor(client, registry=registry or self.registry)
 
 
 # A factory that gives each namespace its registry; the service may take one.

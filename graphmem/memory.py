@@ -56,7 +56,8 @@ class Memory:
         self.controller = Controller(self.registry, namespace=self.namespace,
                                      preserve_history=self.config.preserve_history)
         self._writer = IngestPipeline(store, self.namespace, self.controller, self.registry,
-                                      self.config.build_extractor(), self.config.soft_keys)
+                                      self.config.build_extractor(self.registry),
+                                      self.config.soft_keys)
         self._evidence = EvidenceReader(store, self.namespace, self.config.aliases,
                                         self.config.embedder)
         self._browser = BrowserTarget(self.config.neo4j_http_url, bolt_url,

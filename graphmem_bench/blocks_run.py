@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from graphmem.domain.keys import RelationRegistry
 from graphmem.domain.model import Fact, Record
 from graphmem.memory import Memory
 from graphmem_bench import block_metrics as bm
@@ -28,9 +29,19 @@ Connect = Callable[..., Memory]  # (namespace, **MemoryConfig overrides)
 def run_arm(connect: Connect, inst: Instance, *, identity: str = "posterior",
             gate: str = "slot", deadline_ms: float | None = None, fresh: bool = False,
             strip_stated: bool = False, label: str = "", tokenizer: str = "morphemes",
+            extractor: str | None = None, declare_slots: bool = False,
             ) -> dict[str, Any]:
-    """Ingest one instance, serve every request, aggregate the block metrics."""
-    mem = connect(f"blk-{label or 'arm'}-{uuid.uuid4().hex[:8]}", block_tokenizer=tokenizer)
+    """Ingest one instance, serve every request, aggregate the block metrics.
+
+    ``extractor`` reads the records' text (the text-only arms: records carry no facts);
+    ``declare_slots`` declares the six slots in the namespace's registry, as a user who
+    wants these attributes keyed would."""
+    overrides: dict[str, Any] = {"block_tokenizer": tokenizer}
+    if extractor:
+        overrides["extractor"] = extractor
+    if declare_slots:
+        overrides["registry"] = slot_registry()
+    mem = connect(f"blk-{label or 'arm'}-{uuid.uuid4().hex[:8]}", **overrides)
     try:
         records = inst.records
         if strip_stated:  # arrival order decides: the records' own dates are ignored
@@ -59,6 +70,29 @@ def _current_lost(mem: Memory, inst: Instance) -> float:
     for r in ans:
         lost += mem.why(r.entity, r.slot).value != r.answer  # type: ignore[arg-type]
     return lost / len(ans) if ans else 0.0
+
+
+def slot_registry() -> RelationRegistry:
+    """The six benchmark slots as a user would declare them: a name, a value type and
+    the everyday words for it (the meeting nouns announce a meeting's time and room)."""
+    reg = RelationRegistry()
+    meeting_en = ["standup", "stand-up", "sync", "weekly sync", "planning meeting", "meeting"]
+    meeting_ko = ["스탠드업", "주간 회의", "기획 미팅", "회의", "미팅"]
+    reg.declare("meeting time", synonyms=[*meeting_en, *meeting_ko, "meeting time", "time"],
+                value_type="time")
+    reg.declare("meeting room", synonyms=["room", "meeting room", "회의실", "회의 장소", "장소"],
+                value_type="room")
+    reg.declare("day rate", synonyms=["day rate", "daily rate", "rate", "일당", "일급", "단가",
+                                      "price"],
+                value_type="rate")
+    reg.declare("deadline", synonyms=["deadline", "due", "마감", "마감일", "데드라인", "기한"],
+                value_type="date")
+    reg.declare("launch date", synonyms=["launch", "release", "go-live", "출시", "출시일", "런칭"],
+                value_type="date")
+    reg.declare("budget cap", synonyms=["budget", "budget cap", "cap", "예산", "예산 한도", "버짓",
+                                        "한도"],
+                value_type="money")
+    return reg
 
 
 @dataclass
@@ -101,6 +135,13 @@ def main_arms(connect: Connect, seeds: list[int], lang: str,
                                                                  gate="margin")),
         ("hard slice, no gate", dict(hard_slice=True), dict(identity="posterior",
                                                            gate="none")),
+        ("text only, chat extractor, paraphrased chains", dict(keyed=False, paraphrased=True),
+         dict(identity="posterior", gate="none", extractor="chat")),
+        ("text only, chat extractor, paraphrased, slots declared + slot gate",
+         dict(keyed=False, paraphrased=True),
+         dict(identity="posterior", gate="slot", extractor="chat", declare_slots=True)),
+        ("text only, no extractor, paraphrased chains", dict(keyed=False, paraphrased=True),
+         dict(identity="posterior", gate="none")),
     ]
     rows = []
     for name, gen_kw, arm_kw in arms:

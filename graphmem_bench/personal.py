@@ -543,6 +543,7 @@ def generate(
     keyed: bool = True,
     hard_slice: bool = False,
     *,
+    paraphrased: bool = False,
     false_merge_target: FalseMergeTarget = "slot",
     third_party_share: float = 0.25,
     hard_pairs: int = HARD_PAIRS,
@@ -551,7 +552,11 @@ def generate(
     """One instance of seed 004's controlled benchmark (see the module docstring).
 
     ``keyed=False`` gives the unkeyed variant: the same texts with ``facts=None``, so a
-    store keys nothing (the seed's two stores "receive the same drafts"). With
+    store keys nothing (the seed's two stores "receive the same drafts").
+    ``paraphrased=True`` writes the chain messages with ``graphmem_bench.paraphrases``
+    (templates written blind, never read by the extractors) instead of the templates the
+    slot rules were written against; the choice draws from its own random stream, so
+    values, timelines and requests stay the same. With
     ``hard_slice=True`` the instance is the hard slice instead of the main benchmark:
     ``hard_pairs`` namesake pairs and 3 requests per pair (``n_chains``, ``n_requests``,
     ``revised_share``, ``max_revisions`` and ``out_of_order`` do not apply: its chains are
@@ -605,7 +610,8 @@ def generate(
         random.Random(stream + "/noise"), specs, chains, namesakes, missed_merge,
         false_merge, false_merge_target,
     )
-    records = _records(lang, specs, chains, filler_texts, filler_seconds, noisy, keyed, prefix)
+    records = _records(lang, specs, chains, filler_texts, filler_seconds, noisy, keyed, prefix,
+                       random.Random(stream + "/paraphrase") if paraphrased else None)
     now = _iso(START + timedelta(days=days + 1))
     if hard_slice:
         requests = _hard_requests(rng, lang, specs, chains, namesakes, now, prefix)
@@ -940,9 +946,17 @@ def _fillers(
     return out
 
 
-def _chain_text(lang: str, spec: _ChainSpec, k: int) -> str:
-    asserts, updates = _CHAIN[lang][spec.slot]
-    template = (updates if k else asserts)[spec.templates[k]]
+def _chain_text(lang: str, spec: _ChainSpec, k: int,
+                paraphrase: random.Random | None = None) -> str:
+    if paraphrase is not None:
+        from graphmem_bench.paraphrases import PARAPHRASES
+
+        asserts, updates = PARAPHRASES[lang][spec.slot]
+        pool = updates if k else asserts
+        template = pool[paraphrase.randrange(len(pool))]
+    else:
+        asserts, updates = _CHAIN[lang][spec.slot]
+        template = (updates if k else asserts)[spec.templates[k]]
     ent = spec.entity
     return _fill(template, e=ent.name, p=ent.name + "님", n=ent.noun or "", v=spec.values[k])
 
@@ -956,12 +970,13 @@ def _records(
     lang: str, specs: Sequence[_ChainSpec], chains: Sequence[Chain],
     fillers: Sequence[tuple[str, str, str]], filler_seconds: Sequence[int],
     facts: dict[str, Fact], keyed: bool, prefix: str,
+    paraphrase: random.Random | None = None,
 ) -> list[Record]:
     events: list[tuple[int, str, dict[str, Any]]] = []
     for spec, chain in zip(specs, chains, strict=True):
         for k, rid in enumerate(chain.record_ids):
             events.append((spec.seconds[k], rid, {
-                "text": _chain_text(lang, spec, k), "speaker": USER,
+                "text": _chain_text(lang, spec, k, paraphrase), "speaker": USER,
                 "participants": (spec.partner,),
                 "stated_at": _iso(START + timedelta(seconds=spec.stated[k])),
                 "facts": (facts[rid],) if keyed else None,

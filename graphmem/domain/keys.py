@@ -26,6 +26,8 @@ __all__ = [
     "normalize_relation",
 ]
 
+VALUE_TYPES = ("time", "date", "room", "money", "rate", "duration", "count", "phone", "email",
+               "url")
 KEY_SEP = "\u241f"  # a symbol no name contains: keys split unambiguously
 Cardinality = Literal["one", "many"]
 
@@ -65,10 +67,16 @@ class RelationRegistry:
     synonyms: dict[str, str] = field(default_factory=dict)
     cardinality: dict[str, Cardinality] = field(default_factory=dict)
     strict: bool = False  # when True, an undeclared relation is an error
+    # relation -> the type of value it takes (time, date, room, money, rate, duration,
+    # count, phone, email, url): lets the chat extractor file a value under it.
+    value_types: dict[str, str] = field(default_factory=dict)
 
     def declare(
-        self, name: str, cardinality: str = "one", synonyms: Iterable[str] = ()
+        self, name: str, cardinality: str = "one", synonyms: Iterable[str] = (),
+        value_type: str | None = None,
     ) -> str:
+        """Declare a relation: its cardinality, the words that also name it (either
+        language) and, optionally, the type of value it takes."""
         if cardinality not in ("one", "many"):
             raise UnknownRelationError(
                 f"relation {name!r}: cardinality must be 'one' or 'many', got {cardinality!r}"
@@ -76,7 +84,12 @@ class RelationRegistry:
         canonical = normalize_relation(name)
         if not canonical:
             raise InvalidInputError("relation name must not be empty")
+        if value_type is not None and value_type not in VALUE_TYPES:
+            raise InvalidInputError(
+                f"relation {name!r}: value_type must be one of {VALUE_TYPES}, got {value_type!r}")
         self.cardinality[canonical] = cardinality  # type: ignore[assignment]
+        if value_type is not None:
+            self.value_types[canonical] = value_type
         for syn in synonyms:
             self.synonyms[normalize_relation(syn)] = canonical
         return canonical
