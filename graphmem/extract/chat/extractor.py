@@ -55,7 +55,8 @@ _CODE_NAME = re.compile(r"(?<![\w-])([A-Z]{2,}-?\d{2,}[\w-]*|(?:ep|episode|order
                         r"ticket|invoice|case|flight|unit|apt|lot|issue|pr|#)\s?#?\d{2,})(?![\w-])",
                         re.I)
 _OWNER_VERBS = re.compile(
-    r"(?<![\w'])(?P<o>[A-Z][\w-]*)\s+(?:is|are|will be|'s|gets?|goes)?\s*(?:scheduled to |set to |"
+    r"(?<![\w'])(?P<o>[A-Z][\w-]*)(?:\s+[a-z]+)?\s+(?:is|are|will be|'s|gets?|goes|now|"
+    r"still|officially|finally)?\s*(?:scheduled to |set to |capped|budgeted|"
     r"due|launch(?:es|ing)?|ship(?:s|ping)?|release[sd]?|go(?:es)? live|opens?|lands?|"
     r"wraps?|closes?)\b|\b(?:releasing|launching|shipping|opening|live with|launch of|"
     r"release of|shipping of)\s+(?:the\s+)?(?P<o2>[A-Z][\w-]*)")
@@ -76,7 +77,7 @@ _SENTENCE_START_WORDS = frozenset({
     "noon", "eta", "re", "zoom", "pm", "am", "usd", "gbp", "eur", "krw", "asap", "eod",
     "lol", "omg", "btw", "tbh", "idk", "imo", "ps", "nb", "via", "per", "wifi", "ty",
 })
-_EN_PERSON = re.compile(r"(?<![\w'’])(?P<first>[A-Z][a-z]{1,15})\s+(?P<last>[A-Z][a-z'’-]{1,20})"
+_EN_PERSON = re.compile(r"(?<![\w'’])(?P<first>[A-Z][a-z]{1,15})\s+(?P<last>[A-Z][a-z-]{1,20})"
                         r"(?![\w])")
 _KO_SURNAMES = (
     "김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진지엄채원천방공현함변"
@@ -94,6 +95,9 @@ _PLACE_HEADS = frozenset({
     "hospital", "bank", "team", "group", "inc", "ltd", "co", "corp", "labs", "lab", "goods",
     "kitchen", "grill", "bistro", "tennis", "weekly", "sync", "standup", "meeting", "review",
 })
+# Meetings that belong to the people in them (not dinners or parties).
+_MEETINGS = frozenset({"meeting", "mtg", "sync", "standup", "stand-up", "1:1", "one-on-one",
+                       "회의", "미팅", "스탠드업", "싱크", "원온원", "1on1"})
 # Words before a relation noun that do not own it ("the new deadline", "이번 마감").
 _NOT_OWNERS = frozenset({
     "new", "old", "final", "current", "next", "last", "our", "your", "my", "their", "his",
@@ -101,6 +105,8 @@ _NOT_OWNERS = frozenset({
     "이번", "다음", "지난", "새", "최종", "현재", "우리", "저희", "제", "내", "그", "이",
     "전체", "총", "최대", "프로젝트", "팀", "회사", "원래", "기존", "변경", "하루", "월", "일",
     "시간", "제출", "지출", "사용", "집행", "운영", "개발", "예정", "공식", "정식", "최초",
+    "이제", "앞으로", "지금", "오늘", "내일", "참고로", "참고", "공지", "혹시", "그럼",
+    "ㅇㅋ", "일단", "결국", "드디어", "확정", "고객", "대상", "목표", "실제", "새로",
 })
 # Things that happen in the evening: an hour said without am/pm is then pm.
 _EVENING = re.compile(r"dinner|party|drinks|book club|concert|show|gig|quiz|bar|pub|"
@@ -143,10 +149,17 @@ class ChatExtractor:
         self.known_names = [n for n in known_names if n and n.strip()]
         self.tz: tzinfo = UTC if timezone_name == "UTC" else ZoneInfo(timezone_name)
         self._conversations: dict[str, _Conversation] = {}
+        self._heads: dict[tuple[str, str], str] = {}
+        self._kinds: dict[tuple[str, str], str] = {}
 
     # -- the Extractor interface ---------------------------------------------------------
     def extract(self, record: Record, *, tz: tzinfo | None = None) -> Extraction:
-        conv = self._conversations.setdefault(self._conversation_id(record), _Conversation())
+        cid = self._conversation_id(record)
+        conv = self._conversations.get(cid)
+        if conv is None:
+            # Keys are memory-wide (an attribute is the same whoever mentions it); the
+            # topic and open proposals belong to one conversation.
+            conv = self._conversations[cid] = _Conversation(heads=self._heads, kinds=self._kinds)
         now = self._now(record, tz)
         people = self._people(record)
         facts: list[Fact] = []
@@ -166,6 +179,8 @@ class ChatExtractor:
         """Drop the conversation state (all of it, or one conversation's)."""
         if conversation_id is None:
             self._conversations.clear()
+            self._heads.clear()
+            self._kinds.clear()
         else:
             self._conversations.pop(conversation_id, None)
 
@@ -394,7 +409,7 @@ class ChatExtractor:
         if partnered is not None and v.kind in ("time", "bare_time", "room", "date"):
             return partnered
         # "the Orion deadline", "budget for Orion", "라온 출시일": the relation noun's owner.
-        owner = self._owner(clause, v, people, conv)
+        owner = self._owner(clause, v, [*persons, *people], conv)
         if owner is not None:
             return owner
         # Owner named right before the value's noun: "Kenji's number", "민준님 일당".
@@ -425,7 +440,8 @@ class ChatExtractor:
                 return partner
         if cues.THIRD_PERSON.search(clause) and not conv.topic:
             return None
-        if conv.topic and self._fits_topic(v, conv):
+        if conv.topic and self._fits_topic(v, conv) and not self._names_something_else(
+                clause, people, conv):
             return conv.subjects.get(conv.topic, conv.topic)
         if first and speaker and not second and v.kind not in ("count",):
             return speaker
@@ -434,7 +450,6 @@ class ChatExtractor:
     def _owner(self, clause: str, v: ValueSpan, people: list[str],
                conv: _Conversation) -> str | None:
         kind = "time" if v.kind == "bare_time" else v.kind
-        low = clause.casefold()
         nouns = sorted({n for rel, ns, kinds in self._relation_table() if kind in kinds
                         for n in ns if rel not in ("date", "time", "room", "place")
                         and len(n) >= 2 and not n.startswith("/")}, key=len, reverse=True)
@@ -454,16 +469,16 @@ class ChatExtractor:
                 if picked:
                     owners.append(picked.removesuffix("의"))
         else:
-            for m in re.finditer(
-                    rf"(?<![\w'])(?P<o>[A-Z][\w-]*)(?:['’]s)?\s+(?:{alt})(?:s|es)?\b|"
-                    rf"\b(?:{alt})(?:s|es)?\s+(?:of|for|on|at)\s+(?:the\s+)?(?P<o2>[A-Z][\w-]*)",
-                    clause, re.I):
-                o = m.group("o") or m.group("o2")
-                if o and o[0].isupper() and not any(
-                        f"{o.casefold()} {n.casefold()}" in low for n in nouns):
+            for m in re.finditer(rf"(?<![\w'])(?P<o>[A-Z][\w-]*)(?:['’]s)?\s+(?i:{alt})(?:s|es)?\b",
+                                 clause):
+                o = m.group("o")
+                if not any(n.casefold().startswith(o.casefold() + " ") for n in nouns):
                     owners.append(o)
+            for m in re.finditer(rf"(?i:\b(?:{alt})(?:s|es)?\s+(?:of|for|on|at)\s+(?:the\s+|"
+                                 rf"project\s+)?)(?P<o>[A-Z][\w-]*)", clause):
+                owners.append(m.group("o"))
             # "Zephyr is due", "Harbor launches", "releasing Cascade", "live with Pioneer"
-            if kind in ("date", "time"):
+            if kind in ("date", "time", "money"):
                 for m in _OWNER_VERBS.finditer(clause):
                     o = m.group("o") or m.group("o2")
                     if o and o[0].isupper():
@@ -485,7 +500,8 @@ class ChatExtractor:
         itself (a project or product), never a function word or a value."""
         bare = token
         if has_hangul(token):
-            for stem in [token, *particle_stems(token, min_stem=1)]:
+            for stem in [token, *particle_stems(token, min_stem=1),
+                         re.sub(r"(?:부터|까지|에서|으로|로|는|은|이|가|을|를|도|만)$", "", token)]:
                 stem = strip_korean_title(stem)
                 if stem != token:
                     bare = stem
@@ -495,7 +511,7 @@ class ChatExtractor:
         if low in _SENTENCE_START_WORDS or low in _NOT_OWNERS or len(bare) < 2:
             return None
         for person in people:
-            if bare in _name_forms(person) or bare == person:
+            if bare in _name_forms(person) or bare == person or bare in person.split():
                 return person
         if has_hangul(bare) and not re.fullmatch(r"[가-힣]{2,6}|[A-Za-z][\w-]+", bare):
             return None
@@ -522,6 +538,14 @@ class ChatExtractor:
             if abs(e.start - p.start) > 40:
                 continue
             return p.name
+        # "Rafael and I do the sync", "Marlowe moved the standup": the person's meeting.
+        meeting = [e for e in events if e.head in _MEETINGS]
+        if meeting and re.search(
+                rf"{re.escape(clause[p.start:p.start + len(p.name.split()[0])])}\S*"
+                r"(?:\s+\S+)?\s+(?:and i|& i|and me|asked|wants|moved|pushed|bumped|switched|"
+                r"changed|rescheduled|shifted|prefers|needs)\b|(?:랑|과|와|하고)\s*(?:나|저|내가|제가)",
+                clause, re.I):
+            return p.name
         return None
 
     def _has_relation_noun(self, clause: str, v: ValueSpan) -> bool:
@@ -530,6 +554,18 @@ class ChatExtractor:
         return any(kind in kinds and any(_has_word(n.casefold(), low) for n in nouns)
                    for _, nouns, kinds in self._relation_table()
                    if _ not in ("date", "time", "room"))
+
+    @staticmethod
+    def _names_something_else(clause: str, people: list[str], conv: _Conversation) -> bool:
+        """A capitalized word that is no known person, month or day: the clause may be
+        about another thing, so the topic is not assumed."""
+        known = {w.casefold() for p in people for w in p.split()} | set(conv.subjects)
+        for m in re.finditer(r"(?<![\w'’.!?:]\s)(?<!^)(?<![\w'’])([A-Z][\w-]+)", clause):
+            w = m.group(1).casefold()
+            if w not in _SENTENCE_START_WORDS and w not in known and m.start() > 0 and \
+                    normalize_name(w) not in conv.subjects:
+                return True
+        return False
 
     @staticmethod
     def _vocative(clause: str, mentions: list[_Mention]) -> set[str]:
@@ -588,28 +624,27 @@ class ChatExtractor:
                     if best is None or dist < best[0]:
                         best = (dist, rel)
         subj = normalize_name(subject)
-        existing = [(rel, k) for (s, rel), k in conv.kinds.items() if s == subj and
-                    (k == kind or {k, kind} <= {"time", "bare_time"} or {k, kind} <= {"rate",
-                                                                                     "money"})]
-        if best is not None:
-            rel = _for_kind(best[1], kind)
-            if (subj, rel) not in conv.kinds and len(existing) == 1 and rel in (
-                    "time", "date", "room", "price", "rate", "place"):
-                return existing[0][0]  # a generic noun for a key the subject already has
-            return rel
-        if len(existing) == 1:
-            return existing[0][0]
-        if existing:
-            return existing[-1][0]
-        if kind in ("time", "date") and v.kind != "url":
+        family = _family(kind)
+        existing = [rel for (s, rel), k in conv.kinds.items()
+                    if s == subj and _family(k) == family]
+        cand = _for_kind(best[1], kind) if best is not None else None
+        if cand is None and kind in ("time", "date"):
             heads = [m.head for m in mentions if m.kind == "event" and
                      normalize_name(m.name) != subj]
             if len(heads) == 1:
-                return f"{heads[0]} {kind}"
-        return _DEFAULT_RELATION.get(kind, kind)
+                cand = f"{heads[0]} {kind}"
+        if cand is not None and cand in existing:
+            return cand
+        if existing and (cand is None or _generic(cand) or
+                         (len(existing) == 1 and _generic(existing[0]))):
+            # The attribute the subject already has, named another way ("rate" after
+            # "day rate", "budget" after "costs"): one key, the first name kept.
+            return existing[-1]
+        return cand or _DEFAULT_RELATION.get(kind, kind)
 
     def _relation_table(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
-        table = [(rel, nouns, kinds) for rel, (nouns, kinds) in cues.RELATION_NOUNS.items()]
+        table = [(rel, tuple(dict.fromkeys((rel, *nouns))), kinds)
+                 for rel, (nouns, kinds) in cues.RELATION_NOUNS.items()]
         for rel, vtype in self.registry.value_types.items():
             syns = [s for s, c in self.registry.synonyms.items() if c == rel]
             kinds = (vtype, "bare_time") if vtype == "time" else (vtype,)
@@ -749,6 +784,28 @@ _KO_NAME_SUFFIX = re.compile(
 
 def _korean_suffix_ok(rest: str) -> bool:
     return bool(_KO_NAME_SUFFIX.match(rest))
+
+
+# Value kinds that name the same sort of attribute, and the relation names that say
+# nothing more than the kind (a later, specific name does not split the key).
+_FAMILY = {"rate": "money", "money": "money"}
+_GENERIC_RELATIONS = frozenset({"time", "date", "room", "place", "price", "rate", "day rate",
+                                "hourly rate", "duration", "headcount", "quantity", "link",
+                                "phone", "email"})
+
+
+def _family(kind: str) -> str:
+    kind = "time" if kind == "bare_time" else kind
+    return _FAMILY.get(kind, kind)
+
+
+def _generic(relation: str) -> bool:
+    """Names that say no more than the value's kind: "rate", "time", "standup time"."""
+    if relation in _GENERIC_RELATIONS:
+        return True
+    head, _, tail = relation.rpartition(" ")
+    return tail in ("time", "date") and (head in cues.EVENT_NOUNS_EN or
+                                         head in cues.EVENT_NOUNS_KO)
 
 
 def _for_kind(relation: str, kind: str) -> str:
