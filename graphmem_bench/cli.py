@@ -181,6 +181,36 @@ def bench_service(ctx: click.Context, data_dir: str, clients: int, seconds: floa
         _replace_section(Path(write), "service", text)
 
 
+@main.command("extraction")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
+              help="Also replace the extraction section of this Markdown file.")
+@click.option("--misses", "misses_dir", type=click.Path(file_okay=False), default=None,
+              help="Write every miss and wrong prediction, per language, here.")
+def bench_extraction(write: str | None, misses_dir: str | None) -> None:
+    """Chat extraction on the frozen held-out corpus (tests/fixtures/extraction): precision,
+    recall and closing the right value per language, misses per category, speed.
+
+    \b
+    Example:
+      graphmem-bench extraction --write BENCHMARKS.md --misses docs
+    """
+    from graphmem.extract.slots import SlotRuleExtractor
+    from graphmem_bench import extraction as ex
+
+    scores = ex.score_extractor()
+    baseline = ex.score_extractor(factory=lambda t: SlotRuleExtractor(t["participants"]))
+    rate = ex.throughput()
+    cmd = "graphmem-bench extraction" + (f" --write {write}" if write else "") + (
+        f" --misses {misses_dir}" if misses_dir else "")
+    text = ex.markdown(scores, cmd, rate, baseline)
+    if misses_dir:
+        for p in ex.write_misses(scores, Path(misses_dir)):
+            text += f"\nEvery miss: [{p.name}]({p.as_posix()})\n"
+    click.echo(text)
+    if write:
+        _replace_section(Path(write), "extraction", text)
+
+
 def _replace_section(path: Path, name: str, body: str) -> None:
     start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
     text = path.read_text(encoding="utf-8") if path.exists() else ""

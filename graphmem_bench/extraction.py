@@ -285,18 +285,18 @@ def markdown(scores: dict[tuple[str, str], Score], command: str, rate: float,
            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for (lang, split), s in sorted(scores.items()):
         out.append(f"| {lang} | {split} | {s.messages} | {s.gold} | {s.predicted} | "
-                   f"{s.precision:.3f} | {s.recall:.3f} | {s.closes_right}/{s.changes_predicted}"
-                   f" ({s.closes:.3f}) | {_pct(s.exact_intent, s.right)} | "
+                   f"{_pct(s.right, s.predicted)} | {s.recall:.3f} | "
+                   f"{s.closes_right}/{s.changes_predicted} ({s.closes:.3f}) | {_pct(s.exact_intent, s.right)} | "
                    f"{s.no_fact_with_prediction}/{s.no_fact_messages} |")
     if baseline:
         out += ["", "Baseline, the slot-rule extractor (seed 004's rules) given every "
                 "participant's name:", "",
-                "| language | precision | recall | closes the right value |",
-                "|---|---:|---:|---:|"]
+                "| language | predicted | precision | recall | closes the right value |",
+                "|---|---:|---:|---:|---:|"]
         for (lang, split), s in sorted(baseline.items()):
             if split == "all":
-                out.append(f"| {lang} | {s.precision:.3f} | {s.recall:.3f} | "
-                           f"{s.closes_right}/{s.changes_predicted} |")
+                out.append(f"| {lang} | {s.predicted} | {_pct(s.right, s.predicted)} | "
+                           f"{s.recall:.3f} | {s.closes_right}/{s.changes_predicted} |")
     out += ["", f"Extraction speed: {rate:,.0f} messages/s (one core, both languages, records "
             "built beforehand).", ""]
     for lang in sorted({k[0] for k in scores}):

@@ -150,6 +150,8 @@ class ChatExtractor:
         self.tz: tzinfo = UTC if timezone_name == "UTC" else ZoneInfo(timezone_name)
         self._conversations: dict[str, _Conversation] = {}
         self._heads: dict[tuple[str, str], str] = {}
+        self._table: tuple[tuple[int, int, int],
+                           list[tuple[str, tuple[str, ...], tuple[str, ...]]]] | None = None
         self._kinds: dict[tuple[str, str], str] = {}
 
     # -- the Extractor interface ---------------------------------------------------------
@@ -320,6 +322,8 @@ class ChatExtractor:
         nouns = cues.EVENT_NOUNS_KO if korean else cues.EVENT_NOUNS_EN
         low = clause.casefold()
         for noun in nouns:
+            if noun not in low:
+                continue
             for m in re.finditer(re.escape(noun) if korean else
                                  rf"(?<![\w-]){re.escape(noun)}(?:s|es)?(?![\w-])", low):
                 phrase = self._event_phrase(clause, m.start(), m.end(), korean)
@@ -613,7 +617,10 @@ class ChatExtractor:
             if kind not in kinds:
                 continue
             for noun in nouns:
-                for m in re.finditer(re.escape(noun.casefold()), low):
+                noun_cf = noun.casefold()
+                if noun_cf not in low:
+                    continue
+                for m in re.finditer(re.escape(noun_cf), low):
                     if not has_hangul(noun) and (
                             (m.start() > 0 and low[m.start() - 1].isalnum()) or
                             (m.end() < len(low) and low[m.end()].isalnum() and
@@ -643,6 +650,15 @@ class ChatExtractor:
         return cand or _DEFAULT_RELATION.get(kind, kind)
 
     def _relation_table(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+        """The relation nouns: the user's declared relations first, then the built-in
+        ones. Rebuilt only when the registry changed."""
+        reg = self.registry
+        signature = (len(reg.synonyms), len(reg.value_types), len(reg.cardinality))
+        if self._table is None or self._table[0] != signature:
+            self._table = (signature, self._build_relation_table())
+        return self._table[1]
+
+    def _build_relation_table(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
         table = [(rel, tuple(dict.fromkeys((rel, *nouns))), kinds)
                  for rel, (nouns, kinds) in cues.RELATION_NOUNS.items()]
         for rel, vtype in self.registry.value_types.items():
@@ -756,6 +772,8 @@ def _name_forms(person: str) -> list[str]:
 
 def _find_form(form: str, folded: str, tokens: list[tuple[str, int]]) -> int | None:
     f = form.casefold()
+    if f not in folded:
+        return None
     if " " in f:
         i = folded.find(f)
         return i if i >= 0 else None
