@@ -286,7 +286,8 @@ def markdown(scores: dict[tuple[str, str], Score], command: str, rate: float,
     for (lang, split), s in sorted(scores.items()):
         out.append(f"| {lang} | {split} | {s.messages} | {s.gold} | {s.predicted} | "
                    f"{_pct(s.right, s.predicted)} | {s.recall:.3f} | "
-                   f"{s.closes_right}/{s.changes_predicted} ({s.closes:.3f}) | {_pct(s.exact_intent, s.right)} | "
+                   f"{s.closes_right}/{s.changes_predicted} ({s.closes:.3f}) | "
+                   f"{_pct(s.exact_intent, s.right)} | "
                    f"{s.no_fact_with_prediction}/{s.no_fact_messages} |")
     if baseline:
         out += ["", "Baseline, the slot-rule extractor (seed 004's rules) given every "
