@@ -385,8 +385,8 @@ _MULT = {"k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6, "mn": 1e6, "bn": 1e9, "thousand
          "million": 1e6, "grand": 1e3}
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _MONEY_EN = [
-    re.compile(rf"(?P<sym>[$£€₩¥])\s?(?P<n>{_NUMBER})\s?(?P<mult>k|K|m|M|mn|bn|thousand|million)?"
-               r"(?![\w])"),
+    re.compile(rf"(?P<sym>[$£€₩¥])\s?(?P<n>{_NUMBER})(?!\d)\s?"
+               r"(?P<mult>k|K|m|M|mn|bn|thousand|million)?(?:(?=pcm|pw|pa|ph|pppn|pn)|(?![\w]))"),
     re.compile(rf"(?<![\w.,])(?P<n>{_NUMBER})\s?(?P<mult>k|K|m|M|thousand|million|grand)?\s?"
                r"(?P<word>usd|dollars?|bucks|gbp|pounds?|quid|eur|euros?|krw|won|sgd|jpy|yen)\b",
                re.I),
@@ -403,7 +403,8 @@ _MONEY_KO = re.compile(
     r"(?=\s*(?:으로|로|에|이|은|는|까지|씩|정도|선|$|[,.!?~ㅎㅋ)]|\s))")
 _RATE_UNIT_EN = re.compile(
     r"^\s*(?:/|per\s+|an?\s+|each\s+|p/?)(?P<u>day|d|hour|hr|h|session|class|night|week|wk|"
-    r"month|mo|year|yr|word|person|head|pax|visit|lesson|page|item)\b|"
+    r"month|mo|year|yr|word|person|head|pax|visit|vist|lesson|page|item)\b|"
+    r"^\s*(?P<u3>pcm|pw|ph|pa|pppn|pn|p\.?h\.?|/mo|/mth|a month|a week|an hour|a night)\b|"
     r"^\s*(?P<u2>daily|hourly|nightly|weekly|monthly|yearly|annually)\b", re.I)
 _RATE_UNIT_PRE_EN = re.compile(
     r"\b(?P<u>day|daily|hourly|nightly|weekly|monthly|per[- ]session)\s+rate\s+(?:of\s+|is\s+|"
@@ -415,7 +416,10 @@ _RATE_UNITS = {
     "month": "month", "mo": "month", "monthly": "month", "year": "year", "yr": "year",
     "yearly": "year", "annually": "year", "word": "word", "person": "person",
     "head": "person", "pax": "person", "visit": "visit", "page": "page", "item": "item",
-    "per-session": "session", "per session": "session",
+    "per-session": "session", "per session": "session", "vist": "visit", "pcm": "month",
+    "pw": "week", "ph": "hour", "p.h.": "hour", "ph.": "hour", "pa": "year", "pppn": "night",
+    "pn": "night", "/mo": "month", "/mth": "month", "a month": "month", "a week": "week",
+    "an hour": "hour", "a night": "night",
 }
 _RATE_PRE_KO = re.compile(
     r"(?P<u>하루|일당|일일|1일|시간당|시급|시간에|한\s*시간에?|회당|1회|한\s*번에?|박당|1박|1박에|"
@@ -504,7 +508,7 @@ def _rates(text: str, money: list[ValueSpan]) -> list[ValueSpan]:
         unit, start, end = None, v.start, v.end
         m = _RATE_UNIT_EN.match(after)
         if m:
-            u = (m.group("u") or m.group("u2")).casefold()
+            u = (m.group("u") or m.group("u2") or m.group("u3")).casefold()
             unit, end = _RATE_UNITS.get(u), v.end + m.end()
         if unit is None:
             m2 = _RATE_POST_KO.match(after)
@@ -609,10 +613,23 @@ _NUMBER_ALONE = re.compile(
     r"(?!\s*(?:시|분|일|월|년|명|개|층|호|번|원|만|천|억|박|장|주|살|세|달|시간|인|회|차|등|위|점))")
 
 
+_HOUR_AFTER = re.compile(r"(?<![\w])(?:at|to|till|til|until|from|by|@|around|before|after)\s+$",
+                         re.I)
+
+
 def _numbers(text: str) -> list[ValueSpan]:
-    """Numbers standing alone ("ok 11 it is", "37로 가시죠"): read only in context."""
-    return [ValueSpan(m.start(), m.end(), "number", m.group("n"), m.group("n"))
-            for m in _NUMBER_ALONE.finditer(text)]
+    """Numbers standing alone ("ok 11 it is", "37로 가시죠"): read only in context. An
+    hour after "at", "to", "till" ("moves to 7", "2 till 5") is a bare time."""
+    out = []
+    for m in _NUMBER_ALONE.finditer(text):
+        n = m.group("n")
+        before, after = text[max(0, m.start() - 12):m.start()], text[m.end():m.end() + 8]
+        if n.isdigit() and 1 <= int(n) <= 12 and (
+                _HOUR_AFTER.search(before) or re.match(r"\s+(?:till|til|until|to|-)\s+\d", after)):
+            out.append(ValueSpan(m.start(), m.end(), "bare_time", f"{int(n):02d}:00", n))
+        else:
+            out.append(ValueSpan(m.start(), m.end(), "number", n, n))
+    return out
 
 
 def _counts(text: str) -> list[ValueSpan]:
