@@ -1,4 +1,4 @@
-"""One configuration for ``Memory``, the service, the MCP server and the CLI.
+"""One configuration for ``Memory``, the REST service and the CLI.
 
 ``MemoryConfig`` says where Neo4j is and how a namespace reads and writes: the relation
 registry, the extractor used for records that arrive as plain text, the embedder (soft

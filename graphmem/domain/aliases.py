@@ -1,7 +1,7 @@
 """Names Koreans write in Hangul, mapped to the names a graph built from English holds.
 
 Countries, major cities, languages, religions, sports and continents. Users extend it:
-``Memory.aliases["삼성"] = "Samsung"``.
+``MemoryConfig(aliases={**KOREAN_ALIASES, "삼성": "Samsung"})``.
 """
 
 from __future__ import annotations

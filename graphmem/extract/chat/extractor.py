@@ -1,4 +1,7 @@
-"""The default extractor for text-only records: chat in English and Korean, no LLM.
+"""The rule-based extractor for text-only records: chat in English and Korean, no LLM.
+
+Opt-in (``MemoryConfig(extractor="chat")``): its measured precision on a blind chat corpus
+is far from what a default that can close somebody's current value needs (BENCHMARKS.md).
 
 A message is read clause by clause. A clause yields facts only when it states values
 (it does not ask, propose, suppose or remember the past), each value has a typed form
