@@ -47,7 +47,8 @@ __all__ = ["ChatExtractor"]
 
 _CLAUSE_SPLIT = re.compile(
     r"(?<=[.!?。])\s+(?=\S)|\n+|;\s*|\s+(?:but|so|tho|though|although|btw|also|plus)\s+|"
-    r"\s*(?:ㅋㅋ+|ㅎㅎ+|ㅠㅠ+)\s*|(?<=[요다죠네])[.!]?\s+(?=\S)|"
+    r"\s*(?:ㅋㅋ+|ㅎㅎ+|ㅠㅠ+)\s*|(?<=[요죠])[.!~]*\s+(?=\S)|(?<=니다)[.!~]*\s+(?=\S)|"
+    r"(?<=[다네])[.!~]+\s+(?=\S)|"
     r"\s+(?:근데|그리고|그래서|아 그리고)\s+",
     re.I)
 _WORD = re.compile(r"[\w'’\-]+", re.UNICODE)
@@ -153,6 +154,7 @@ class ChatExtractor:
         self.tz: tzinfo = UTC if timezone_name == "UTC" else ZoneInfo(timezone_name)
         self._conversations: dict[str, _Conversation] = {}
         self._heads: dict[tuple[str, str], str] = {}
+        self._subjects: dict[str, str] = {}
         self._table: tuple[tuple[int, int, int],
                            list[tuple[str, tuple[str, ...], tuple[str, ...]]]] | None = None
         self._kinds: dict[tuple[str, str], str] = {}
@@ -164,7 +166,8 @@ class ChatExtractor:
         if conv is None:
             # Keys are memory-wide (an attribute is the same whoever mentions it); the
             # topic and open proposals belong to one conversation.
-            conv = self._conversations[cid] = _Conversation(heads=self._heads, kinds=self._kinds)
+            conv = self._conversations[cid] = _Conversation(
+                subjects=self._subjects, heads=self._heads, kinds=self._kinds)
         now = self._now(record, tz)
         people = self._people(record)
         facts: list[Fact] = []
@@ -186,6 +189,7 @@ class ChatExtractor:
             self._conversations.clear()
             self._heads.clear()
             self._kinds.clear()
+            self._subjects.clear()
         else:
             self._conversations.pop(conversation_id, None)
 
@@ -239,6 +243,13 @@ class ChatExtractor:
             typed = self._from_numbers(numbers, conv, mentions)
         if not typed:
             self._touch_topic(conv, mentions)
+            known = self._known_mentions(clause, conv)
+            partnered = self._meeting_with(clause, mentions)
+            if partnered is not None:
+                conv.topic = normalize_name(partnered)
+                conv.subjects.setdefault(conv.topic, partnered)
+            elif len(known) == 1 and not any(m.kind == "event" for m in mentions):
+                conv.topic = known[0]
             return [], ""
         if cues.NEGATION.search(clause) and not correct and not update:
             return [], f"negated statement: {clause[:60]!r}"
@@ -445,6 +456,11 @@ class ChatExtractor:
                 return speaker
             if second and partner and not first:
                 return partner
+        known = self._known_mentions(clause, conv)
+        if len(known) == 1 and v.kind not in _PERSONAL_KINDS and (
+                any(k == v.kind or _family(k) == _family(v.kind)
+                    for (sj, _), k in conv.kinds.items() if sj == known[0])):
+            return conv.subjects[known[0]]  # a subject memory already holds, named again
         if cues.THIRD_PERSON.search(clause) and not conv.topic:
             return None
         if conv.topic and self._fits_topic(v, conv) and not self._names_something_else(
@@ -475,10 +491,21 @@ class ChatExtractor:
                     w.removesuffix("의")).casefold() not in generic), None)
                 if picked:
                     owners.append(picked.removesuffix("의"))
+            if not owners and re.search(alt, clause):
+                # "나래는 5월 25일까지 마감이에요": the topic of the sentence owns the noun.
+                head = re.match(r"\s*(?:\S+\)\s*)?([가-힣A-Za-z][가-힣A-Za-z0-9]*?)"
+                                r"(?:은|는|이|가)\s", clause)
+                if head and head.group(1).casefold() not in generic:
+                    owners.append(head.group(1))
         else:
             for m in re.finditer(rf"(?<![\w'])(?P<o>[A-Z][\w-]*)(?:['’]s)?\s+(?i:{alt})(?:s|es)?\b",
                                  clause):
                 o = m.group("o")
+                head = clause[:m.start()].rstrip()
+                opening = not head or head[-1] in ".!?:"
+                if opening and normalize_name(o) not in conv.subjects and \
+                        o.casefold() not in {w.casefold() for p in people for w in p.split()}:
+                    continue  # "Approved budget …": a capital that only opens the sentence
                 if not any(n.casefold().startswith(o.casefold() + " ") for n in nouns):
                     owners.append(o)
             for m in re.finditer(rf"(?i:\b(?:{alt})(?:s|es)?\s+(?:of|for|on|at)\s+(?:the\s+|"
@@ -507,7 +534,7 @@ class ChatExtractor:
         itself (a project or product), never a function word or a value."""
         bare = token
         if has_hangul(token):
-            for stem in [token, *particle_stems(token, min_stem=1),
+            for stem in [token, *particle_stems(token, min_stem=2),
                          re.sub(r"(?:부터|까지|에서|으로|로|는|은|이|가|을|를|도|만)$", "", token)]:
                 stem = strip_korean_title(stem)
                 if stem != token:
@@ -538,19 +565,23 @@ class ChatExtractor:
                     r"\b(?:with|w/)\s+$", clause[:p.start], re.I):
                 continue
             if e.start > p.start and not re.search(
-                    r"^\S*(?:과|와|이랑|랑|하고)(?:의|는|도)?\s*(?:하는\s*|같이\s*하는\s*)?(?:\S+\s+)?$",
+                    r"^\S*(?:과|와|이랑|랑|하고)(?:의|는|도)?\s*(?:\S+\s+){0,3}$",
                     between) and not re.fullmatch(
-                    r"\S+(?:\s+[A-Z][\w'’-]*)?(?:['’]s|님|씨|님의)?\s*(?:\S+\s+)?", between):
+                    r"\S+(?:\s+[A-Z][\w'’-]*)?(?:['’]s|님|씨|님의)?\s*(?:\S+\s+){0,2}", between):
                 continue
             if abs(e.start - p.start) > 40:
                 continue
             return p.name
         # "Rafael and I do the sync", "Marlowe moved the standup": the person's meeting.
         meeting = [e for e in events if e.head in _MEETINGS]
+        if meeting and re.search(rf"\bmeet(?:ing)?\s+(?:with\s+)?{re.escape(p.name)}", clause,
+                                 re.I):
+            return p.name
         if meeting and re.search(
                 rf"{re.escape(clause[p.start:p.start + len(p.name.split()[0])])}\S*"
                 r"(?:\s+\S+)?\s+(?:and i|& i|and me|asked|wants|moved|pushed|bumped|switched|"
-                r"changed|rescheduled|shifted|prefers|needs)\b|(?:랑|과|와|하고)\s*(?:나|저|내가|제가)",
+                r"changed|rescheduled|shifted|prefers|needs|rebooked|booked|reserved|"
+                r"relocated|meets?)\b|(?:랑|과|와|하고)\s*(?:나|저|내가|제가)",
                 clause, re.I):
             return p.name
         return None
@@ -563,14 +594,24 @@ class ChatExtractor:
                    if _ not in ("date", "time", "room"))
 
     @staticmethod
+    def _known_mentions(clause: str, conv: _Conversation) -> list[str]:
+        """Subjects memory already holds that the clause names (whole words)."""
+        low = clause.casefold()
+        out = []
+        for norm in conv.subjects:
+            if len(norm) >= 2 and re.search(rf"(?<![\w]){re.escape(norm)}(?![a-z0-9])", low):
+                out.append(norm)
+        return out
+
+    @staticmethod
     def _names_something_else(clause: str, people: list[str], conv: _Conversation) -> bool:
         """A capitalized word that is no known person, month or day: the clause may be
         about another thing, so the topic is not assumed."""
-        known = {w.casefold() for p in people for w in p.split()} | set(conv.subjects)
+        known = {w.casefold() for p in people for w in p.split()}
         for m in re.finditer(r"(?<![\w'’.!?:]\s)(?<!^)(?<![\w'’])([A-Z][\w-]+)", clause):
             w = m.group(1).casefold()
             if w not in _SENTENCE_START_WORDS and w not in known and m.start() > 0 and \
-                    normalize_name(w) not in conv.subjects:
+                    normalize_name(w) != conv.topic:
                 return True
         return False
 
@@ -627,7 +668,7 @@ class ChatExtractor:
                     if not has_hangul(noun) and (
                             (m.start() > 0 and low[m.start() - 1].isalnum()) or
                             (m.end() < len(low) and low[m.end()].isalnum() and
-                             low[m.end()] != "s")):
+                             not re.match(r"(?:s|es|d|ed|ing)(?![a-z0-9])", low[m.end():]))):
                         continue
                     inside = v.start <= m.start() and m.end() <= v.end
                     dist = 0 if inside else min(abs(m.start() - v.end), abs(v.start - m.end()))

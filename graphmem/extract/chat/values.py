@@ -576,6 +576,8 @@ def _durations(text: str) -> list[ValueSpan]:
         out.append(ValueSpan(m.start(), m.end(), "duration", f"{minutes} min",
                              m.group(0).strip()))
     for m in _DURATION_EN.finditer(text):
+        if m.group("u") in ("H", "D", "W"):
+            continue  # "27H", "4D": codes, not durations
         raw = m.group("n").casefold()
         n = 0.5 if raw.startswith("half") else 1.0 if raw in ("a", "an") else _num(raw)
         if n is None:
