@@ -246,7 +246,7 @@ def load_run(connect: Connect, progress: Callable[[str], None], rate: int = 400,
     ctx = mp.get_context("spawn")
     stop, written = ctx.Event(), ctx.Value("i", 0)
     writer = ctx.Process(target=_writer_process,
-                         args=(mem.bolt_url, ns, rate, stop, written), daemon=True)
+                         args=(mem.config.neo4j_uri, ns, rate, stop, written), daemon=True)
     writer.start()
     time.sleep(2.0)  # the writer is up and writing before requests start
     start_written = written.value

@@ -269,6 +269,9 @@ class ChatExtractor:
                 why = f"no clear owner for {v.text!r}"
                 continue
             relation = self._relation(v, clause, subject, conv, mentions)
+            if not relation:
+                why = f"which attribute of {subject!r} is {v.text!r}?"
+                continue
             key = (normalize_name(subject), relation)
             value = v.value
             if v.kind == "bare_time":
@@ -605,13 +608,19 @@ class ChatExtractor:
 
     @staticmethod
     def _names_something_else(clause: str, people: list[str], conv: _Conversation) -> bool:
-        """A capitalized word that is no known person, month or day: the clause may be
-        about another thing, so the topic is not assumed."""
+        """Another thing named in the clause — a subject memory holds that is not the
+        topic, or a capitalized word that is no known person, month or day — so the
+        topic is not assumed."""
         known = {w.casefold() for p in people for w in p.split()}
-        for m in re.finditer(r"(?<![\w'’.!?:]\s)(?<!^)(?<![\w'’])([A-Z][\w-]+)", clause):
+        for m in re.finditer(r"(?<![\w'’])([A-Z][\w-]+)", clause):
             w = m.group(1).casefold()
-            if w not in _SENTENCE_START_WORDS and w not in known and m.start() > 0 and \
-                    normalize_name(w) != conv.topic:
+            norm = normalize_name(w)
+            if norm == conv.topic or w in known or w in _SENTENCE_START_WORDS:
+                continue
+            if norm in conv.subjects:
+                return True
+            head = clause[:m.start()].rstrip()
+            if head and head[-1] not in ".!?":
                 return True
         return False
 
@@ -656,7 +665,7 @@ class ChatExtractor:
                   mentions: list[_Mention]) -> str:
         kind = "time" if v.kind == "bare_time" else v.kind
         low = clause.casefold()
-        best: tuple[int, str] | None = None
+        hits: list[tuple[int, str]] = []
         for rel, nouns, kinds in self._relation_table():
             if kind not in kinds:
                 continue
@@ -672,13 +681,14 @@ class ChatExtractor:
                         continue
                     inside = v.start <= m.start() and m.end() <= v.end
                     dist = 0 if inside else min(abs(m.start() - v.end), abs(v.start - m.end()))
-                    if best is None or dist < best[0]:
-                        best = (dist, rel)
+                    hits.append((dist, _for_kind(rel, kind)))
+        specific = sorted(h for h in hits if not _generic(h[1]))
+        any_hit = sorted(hits)
         subj = normalize_name(subject)
         family = _family(kind)
         existing = [rel for (s, rel), k in conv.kinds.items()
                     if s == subj and _family(k) == family]
-        cand = _for_kind(best[1], kind) if best is not None else None
+        cand = specific[0][1] if specific else any_hit[0][1] if any_hit else None
         if cand is None and kind in ("time", "date"):
             heads = [m.head for m in mentions if m.kind == "event" and
                      normalize_name(m.name) != subj]
@@ -686,11 +696,15 @@ class ChatExtractor:
                 cand = f"{heads[0]} {kind}"
         if cand is not None and cand in existing:
             return cand
-        if existing and (cand is None or _generic(cand) or
-                         (len(existing) == 1 and _generic(existing[0]))):
+        if existing and (cand is None or _generic(cand)):
+            named = [e for e in existing if not _generic(e)]
+            if len(named) > 1 and len(existing) > 1:
+                return ""  # "Orion moved to May 3": its deadline or its launch? Unclear.
             # The attribute the subject already has, named another way ("rate" after
-            # "day rate", "budget" after "costs"): one key, the first name kept.
+            # "day rate", "time" after "standup time"): one key, the first name kept.
             return existing[-1]
+        if existing and len(existing) == 1 and _generic(existing[0]):
+            return existing[0]
         return cand or _DEFAULT_RELATION.get(kind, kind)
 
     def _relation_table(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:

@@ -683,8 +683,10 @@ _ROOM = [
     re.compile(r"(?P<suf2>회의실|강의실|세미나실|미팅룸|룸)\s*(?P<code>[A-Z][A-Za-z0-9-]*|\d+[A-Z]?)"
                r"(?![A-Za-z0-9])(?!\s*(?:시|분|층|월|일|원|만))"),
 ]
-_NOT_ROOM_CODES = re.compile(r"^(?:\d+[KkMGDdHhPpXx]|[QqVvXx]\d+|\d+(?:st|nd|rd|th)|"
-                             r"[Pp][Mm]\d*|[Aa][Mm]\d*|\d+[AaPp])$")
+# Codes that are not rooms: sizes and units (4K, 5G, 2M, 3D), quarters and versions (Q3,
+# V2), ordinals, and hours or am/pm written short in lower case (7a, 9p, 23h).
+_NOT_ROOM_CODES = re.compile(r"^(?:\d+[KMGX]|[1-4]D|[QqVvXx]\d+|\d+(?:st|nd|rd|th)|[Pp][Mm]\d*|"
+                             r"[Aa][Mm]\d*|\d+[kmgdhpxa])$")
 
 
 def _rooms(text: str) -> list[ValueSpan]:
