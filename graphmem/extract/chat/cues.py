@@ -136,7 +136,7 @@ RELATION_NOUNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                "비용", "총액", "견적", "값"), ("money",)),
     "salary": (("salary", "pay", "wage", "연봉", "월급", "급여"), ("money", "rate")),
     "deadline": (("deadline", "due", "due date", "due by", "마감", "마감일", "데드라인",
-                  "기한", "납기", "제출일"), ("date", "time")),
+                  "기한", "납기", "제출일", "끝내", "마무리", "완료"), ("date", "time")),
     "launch date": (("launch", "launching", "release", "releasing", "go-live", "go live",
                      "goes live", "going live", "ship date", "ships", "shipping", "rollout",
                      "roll out", "rolls out", "hits the market", "출시",

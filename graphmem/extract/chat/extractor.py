@@ -486,18 +486,29 @@ class ChatExtractor:
         generic = {n.casefold() for _, ns, _ in self._relation_table() for n in ns} | \
             {n.casefold() for n in cues.EVENT_NOUNS_KO} | _NOT_OWNERS
         if has_hangul(clause):
-            chain = r"((?:[가-힣A-Za-z][가-힣A-Za-z0-9]*\s*){1,3}?)"
-            for m in re.finditer(chain + rf"(?:의\s*)?(?:{alt})",
-                                 clause):
-                words = m.group(1).split()
-                picked = next((w for w in words if strip_korean_title(
-                    w.removesuffix("의")).casefold() not in generic), None)
+            for m in re.finditer(rf"(?:{alt})", clause):
+                words = clause[:m.start()].split()[-3:]
+                # The noun phrase right before the noun: words without a particle,
+                # nearest first ("온누리 제출 기한" → 온누리, "민준님 일당" → 민준).
+                picked = None
+                for w in reversed(words):
+                    core = strip_korean_title(w.removesuffix("의"))
+                    if core.casefold() in generic or re.search(r"\d", w):
+                        if re.search(r"\d", w):
+                            break
+                        continue
+                    if core != w.removesuffix("의") or not re.search(
+                            r"(?:은|는|이|가|을|를|에|에서|로|으로|도|만|까지|부터|랑|과|와)$", w):
+                        picked = core
+                    break
                 if picked:
-                    owners.append(picked.removesuffix("의"))
+                    owners.append(picked)
             if not owners and re.search(alt, clause):
-                # "나래는 5월 25일까지 마감이에요": the topic of the sentence owns the noun.
-                head = re.match(r"\s*(?:\S+\)\s*)?([가-힣A-Za-z][가-힣A-Za-z0-9]*?)"
-                                r"(?:은|는|이|가)\s", clause)
+                # "나래는 5월 25일까지 마감이에요", "나래 프로젝트 1월 8일에 오픈해요": the
+                # sentence's first noun owns it.
+                head = re.match(r"\s*(?:\S+\)\s*)?(?:앞으로는?|이제부터|이제|참고로|공지\)?|ㅇㅋ|"
+                                r"ㅠㅠ|혹시)?\s*([가-힣A-Za-z][가-힣A-Za-z0-9]*?)"
+                                r"(?:은|는|이|가|을|를)?\s", clause)
                 if head and head.group(1).casefold() not in generic:
                     owners.append(head.group(1))
         else:
