@@ -26,9 +26,7 @@ CALL (anchors) {
   }) AS edges
 }
 CALL () {
-  MATCH (e:Evidence {parse: 'unresolved'})
-  USING INDEX e:Evidence(parse)
-  WHERE e.ns = $ns
+  MATCH (e:Unresolved {ns: $ns})
   RETURN collect(e {.pos, .text, .record_id, .speaker, .observed_at}) AS unresolved
 }
 RETURN [x IN anchors | x.name] AS anchors, edges, unresolved

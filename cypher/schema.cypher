@@ -7,6 +7,7 @@ CREATE CONSTRAINT constraint_unique_Evidence_uid IF NOT EXISTS FOR (n:Evidence) 
 CREATE INDEX index_Evidence_ns IF NOT EXISTS FOR (n:Evidence) ON (n.ns);
 CREATE INDEX index_Evidence_pos IF NOT EXISTS FOR (n:Evidence) ON (n.pos);
 CREATE INDEX index_Evidence_parse IF NOT EXISTS FOR (n:Evidence) ON (n.parse);
+CREATE INDEX index_Unresolved_ns IF NOT EXISTS FOR (n:Unresolved) ON (n.ns);
 CREATE FULLTEXT INDEX fulltext_index_Evidence_text IF NOT EXISTS FOR (n:Evidence) ON EACH [n.text]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk', `fulltext.eventually_consistent`: false}};
 CREATE CONSTRAINT constraint_unique_Entity_uid IF NOT EXISTS FOR (n:Entity) REQUIRE n.uid IS UNIQUE;

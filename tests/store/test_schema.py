@@ -36,7 +36,7 @@ def _installed(memory) -> set[tuple[str, str, str]]:
 
 def test_schema_file_mirrors_neomodel(memory):
     declared = _declared()
-    assert len(declared) == 19
+    assert len(declared) == 20
     assert declared <= _installed(memory)
 
 
@@ -68,3 +68,27 @@ def test_the_database_itself_refuses_two_heads(memory):
         memory.store.driver.execute_query(
             "MATCH (v:Version {ns: $ns}) SET v.head_of = v.kid", ns=memory.namespace
         )
+
+
+def test_unresolved_records_carry_their_own_label(memory):
+    from graphmem import Record
+
+    memory.ingest([Record("kept raw", id="raw-1")])
+    rows = memory.store.driver.execute_query(
+        "MATCH (e:Evidence {ns: $ns, record_id: 'raw-1'}) RETURN e:Unresolved AS labelled",
+        {"ns": memory.namespace}).records
+    assert rows[0]["labelled"] is True
+    assert [r.text for r in memory.store.unresolved_records(memory.namespace)] == ["kept raw"]
+
+
+def test_the_migration_labels_records_written_before_the_label(memory):
+    run = memory.store.driver.execute_query
+    run("CREATE (:Evidence {uid: $uid, ns: $ns, pos: 0, text: 'old', record_id: 'old', "
+        "parse: 'unresolved'})", {"uid": f"{memory.namespace}/old", "ns": memory.namespace})
+    run("MATCH (m:GraphmemMigration {name: 'unresolved-label'}) DELETE m")
+    memory.store.install_schema()
+    rows = run("MATCH (e:Evidence {uid: $uid}) RETURN e:Unresolved AS labelled",
+               {"uid": f"{memory.namespace}/old"}).records
+    assert rows[0]["labelled"] is True
+    assert run("MATCH (m:GraphmemMigration {name: 'unresolved-label'}) RETURN count(m) AS n"
+               ).records[0]["n"] == 1

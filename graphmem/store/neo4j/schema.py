@@ -40,6 +40,13 @@ class Evidence(StructuredNode):
     parse = StringProperty(index=True)  # facts / unresolved / no_fact
 
 
+class Unresolved(StructuredNode):
+    """The second label of an unresolved record: its namespace is indexed on its own, so
+    reading a namespace's unresolved records costs what that namespace holds."""
+
+    ns = StringProperty(index=True)
+
+
 class Entity(StructuredNode):
     """A normalized name."""
 
@@ -103,8 +110,9 @@ class Namespace(StructuredNode):
 
 
 SCHEMA_NODES: tuple[type[StructuredNode], ...] = (
-    Evidence, Entity, Version, Operation, Tombstone, Namespace,
+    Evidence, Unresolved, Entity, Version, Operation, Tombstone, Namespace,
 )
+MIGRATION_BATCH = 50_000
 
 
 def install_schema(driver: Driver) -> None:
@@ -114,3 +122,21 @@ def install_schema(driver: Driver) -> None:
     sink = io.StringIO()
     for cls in SCHEMA_NODES:
         db.install_labels(cls, quiet=True, stdout=sink)
+    _migrate(driver)
+
+
+def _migrate(driver: Driver) -> None:
+    """Bring data written by earlier versions up to date, once per database."""
+    from datetime import UTC, datetime
+
+    from graphmem._cypher import cypher
+
+    name = "unresolved-label"
+    done = driver.execute_query(cypher("migration_done"), {"name": name}).records[0]["done"]
+    if done:
+        return
+    while driver.execute_query(cypher("migrate_unresolved_label"),
+                               {"batch": MIGRATION_BATCH}).records[0]["labelled"]:
+        pass
+    driver.execute_query(cypher("migration_mark"),
+                         {"name": name, "at": datetime.now(UTC).isoformat()})
