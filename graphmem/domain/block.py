@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from graphmem.domain.keys import normalize_name
-from graphmem.language.text import particle_stems, strip_korean_title
+from graphmem.language.text import is_hangul_syllable, particle_stems, strip_korean_title
 
 __all__ = [
     "BLOCK_HEADER",
@@ -101,7 +101,6 @@ def render_block(lines: Sequence[BlockLine], k: int = MAX_LINES,
 
 # -- identity ---------------------------------------------------------------------------
 _WORD = re.compile(r"[\w'’]+", re.UNICODE)
-_HANGUL_NAME = re.compile(r"^[\uac00-\ud7a3]{3}$")
 
 
 def name_parts(full_name: str) -> set[str]:
@@ -109,7 +108,7 @@ def name_parts(full_name: str) -> set[str]:
     '김민준' -> {민준, 김민준}. Used to find which stored entities a mention could mean."""
     norm = normalize_name(full_name)
     parts = set(norm.split())
-    if _HANGUL_NAME.match(norm):
+    if len(norm) == 3 and all(map(is_hangul_syllable, norm)):
         parts.add(norm[1:])  # the given name of a three-syllable Korean name
     parts.add(norm)
     return parts
