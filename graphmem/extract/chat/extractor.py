@@ -58,9 +58,16 @@ _CAPITAL_PHRASE = re.compile(
 _CODE_NAME = re.compile(r"(?<![\w-])([A-Z]{2,}-?\d{2,}[\w-]*|(?:ep|episode|order|"
                         r"ticket|invoice|case|flight|unit|apt|lot|issue|pr|#)\s?#?\d{2,})(?![\w-])",
                         re.I)
+# Capitalized words that open a sentence as ordinary words, not names.
+_COMMON_OPENER = re.compile(
+    r"(?:[A-Z][a-z]+(?:ed|ing|ly))|New|Final|Total|Current|Our|Your|My|The|This|That|Next|"
+    r"Last|Hard|Soft|Max|Min|Team|Project|Please|Note|Heads|Quick|Big|Small|Good|Bad|Sad|"
+    r"Great|Official|Official(?:ly)?|Latest|Original|Same|Whole|Overall|Weekly|Daily|Monthly")
 _OWNER_VERBS = re.compile(
     r"(?<![\w'])(?P<o>[A-Z][\w-]*)(?:\s+[a-z]+)?\s+(?:is|are|will be|'s|gets?|goes|now|"
-    r"still|officially|finally)?\s*(?:scheduled to |set to |capped|budgeted|"
+    r"still|officially|finally|has to be|have to be|must be|needs to be)?\s*"
+    r"(?:scheduled to |set to |capped|budgeted|done by|finished by|completed by|delivered by|"
+    r"submitted by|wrapped by|"
     r"due|launch(?:es|ing)?|ship(?:s|ping)?|release[sd]?|go(?:es)? live|opens?|lands?|"
     r"wraps?|closes?)\b|\b(?:releasing|launching|shipping|opening|live with|launch of|"
     r"release of|shipping of)\s+(?:the\s+)?(?P<o2>[A-Z][\w-]*)")
@@ -515,15 +522,15 @@ class ChatExtractor:
             for m in re.finditer(rf"(?<![\w'])(?P<o>[A-Z][\w-]*)(?:['’]s)?\s+(?i:{alt})(?:s|es)?\b",
                                  clause):
                 o = m.group("o")
-                head = clause[:m.start()].rstrip()
-                opening = not head or head[-1] in ".!?:"
-                if opening and normalize_name(o) not in conv.subjects and \
-                        o.casefold() not in {w.casefold() for p in people for w in p.split()}:
-                    continue  # "Approved budget …": a capital that only opens the sentence
+                if _COMMON_OPENER.fullmatch(o) and normalize_name(o) not in conv.subjects:
+                    continue  # "Approved budget …", "New deadline …": an ordinary word
                 if not any(n.casefold().startswith(o.casefold() + " ") for n in nouns):
                     owners.append(o)
             for m in re.finditer(rf"(?i:\b(?:{alt})(?:s|es)?\s+(?:of|for|on|at)\s+(?:the\s+|"
                                  rf"project\s+)?)(?P<o>[A-Z][\w-]*)", clause):
+                owners.append(m.group("o"))
+            for m in re.finditer(rf"(?<![\w'])(?P<o>[A-Z][\w-]*)\s+(?:has|have|gets|got)\s+"
+                                 rf"(?:(?:a|an|the|its|new)\s+)?(?:\w+\s+)?(?i:{alt})\b", clause):
                 owners.append(m.group("o"))
             # "Zephyr is due", "Harbor launches", "releasing Cascade", "live with Pioneer"
             if kind in ("date", "time", "money"):
@@ -709,7 +716,7 @@ class ChatExtractor:
             return cand
         if existing and (cand is None or _generic(cand)):
             named = [e for e in existing if not _generic(e)]
-            if len(named) > 1 and len(existing) > 1:
+            if len(named) > 1:
                 return ""  # "Orion moved to May 3": its deadline or its launch? Unclear.
             # The attribute the subject already has, named another way ("rate" after
             # "day rate", "time" after "standup time"): one key, the first name kept.

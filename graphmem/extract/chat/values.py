@@ -685,7 +685,7 @@ _ROOM = [
 ]
 # Codes that are not rooms: sizes and units (4K, 5G, 2M, 3D), quarters and versions (Q3,
 # V2), ordinals, and hours or am/pm written short in lower case (7a, 9p, 23h).
-_NOT_ROOM_CODES = re.compile(r"^(?:\d+[KMGX]|[1-4]D|[QqVvXx]\d+|\d+(?:st|nd|rd|th)|[Pp][Mm]\d*|"
+_NOT_ROOM_CODES = re.compile(r"^(?:\d+[KMG]|[1-4]D|[QqVvXx]\d+|\d+(?:st|nd|rd|th)|[Pp][Mm]\d*|"
                              r"[Aa][Mm]\d*|\d+[kmgdhpxa])$")
 
 
