@@ -137,6 +137,7 @@ RELATION_NOUNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "salary": (("salary", "pay", "wage", "연봉", "월급", "급여"), ("money", "rate")),
     "deadline": (("deadline", "due", "due date", "due by", "done by", "finished by",
                   "completed by", "submitted by", "delivered by", "마감", "마감일", "데드라인",
+                  "까지",
                   "기한", "납기", "제출일", "끝내", "마무리", "완료"), ("date", "time")),
     "launch date": (("launch", "launching", "release", "releasing", "go-live", "go live",
                      "goes live", "going live", "ship date", "ships", "shipping", "rollout",

@@ -58,6 +58,9 @@ _CAPITAL_PHRASE = re.compile(
 _CODE_NAME = re.compile(r"(?<![\w-])([A-Z]{2,}-?\d{2,}[\w-]*|(?:ep|episode|order|"
                         r"ticket|invoice|case|flight|unit|apt|lot|issue|pr|#)\s?#?\d{2,})(?![\w-])",
                         re.I)
+# Korean word endings of verbs and adnominals ("배정된", "재협상해서", "하는"): not names.
+_KO_VERB_FORM = re.compile(r"(?:해서|어서|아서|하고|하며|하면|되는|하는|했던|했어|된|한|할|될|던)$")
+_KO_PARTICLE_END = re.compile(r"(?:은|는|이|가|을|를|에|에서|로|으로|도|만|까지|부터|랑|과|와)$")
 # Capitalized words that open a sentence as ordinary words, not names.
 _COMMON_OPENER = re.compile(
     r"(?:[A-Z][a-z]+(?:ed|ing|ly))|New|Final|Total|Current|Our|Your|My|The|This|That|Next|"
@@ -494,30 +497,37 @@ class ChatExtractor:
             {n.casefold() for n in cues.EVENT_NOUNS_KO} | _NOT_OWNERS
         if has_hangul(clause):
             for m in re.finditer(rf"(?:{alt})", clause):
-                words = clause[:m.start()].split()[-3:]
-                # The noun phrase right before the noun: words without a particle,
-                # nearest first ("온누리 제출 기한" → 온누리, "민준님 일당" → 민준).
+                # The words before the token the noun sits in ("별빛 총예산" → 별빛).
+                token_start = clause.rfind(" ", 0, m.start()) + 1
+                words = clause[:token_start].split()[-4:]
                 picked = None
                 for w in reversed(words):
                     core = strip_korean_title(w.removesuffix("의"))
-                    if core.casefold() in generic or re.search(r"\d", w):
-                        if re.search(r"\d", w):
-                            break
-                        continue
-                    if core != w.removesuffix("의") or not re.search(
-                            r"(?:은|는|이|가|을|를|에|에서|로|으로|도|만|까지|부터|랑|과|와)$", w):
-                        picked = core
+                    if re.search(r"\d", w):
+                        break
+                    if core.casefold() in generic or any(
+                            g in core for g in generic if len(g) >= 2 and has_hangul(g)):
+                        continue  # part of the noun phrase ("총예산", "제출")
+                    if _KO_VERB_FORM.search(w):
+                        continue  # "배정된", "재협상해서": a verb, not a name
+                    if core != w.removesuffix("의") or not _KO_PARTICLE_END.search(w) or \
+                            w.endswith(("에", "의")):
+                        picked = re.sub(r"(?:에|의)$", "", core) if core == w else core
                     break
                 if picked:
                     owners.append(picked)
             if not owners and re.search(alt, clause):
-                # "나래는 5월 25일까지 마감이에요", "나래 프로젝트 1월 8일에 오픈해요": the
-                # sentence's first noun owns it.
+                # "나래는 5월 25일까지 마감이에요", "기존 한도 대신 별빛은 …": the sentence's
+                # topic (a noun marked 은/는) or its first noun owns it.
+                topic = re.search(
+                    r"(?<![가-힣A-Za-z0-9])([가-힣A-Za-z][가-힣A-Za-z0-9]*?)(?:은|는)\s", clause)
                 head = re.match(r"\s*(?:\S+\)\s*)?(?:앞으로는?|이제부터|이제|참고로|공지\)?|ㅇㅋ|"
                                 r"ㅠㅠ|혹시)?\s*([가-힣A-Za-z][가-힣A-Za-z0-9]*?)"
                                 r"(?:은|는|이|가|을|를)?\s", clause)
-                if head and head.group(1).casefold() not in generic:
-                    owners.append(head.group(1))
+                for cand in (topic, head):
+                    if cand and cand.group(1).casefold() not in generic:
+                        owners.append(cand.group(1))
+                        break
         else:
             for m in re.finditer(rf"(?<![\w'])(?P<o>[A-Z][\w-]*)(?:['’]s)?\s+(?i:{alt})(?:s|es)?\b",
                                  clause):
@@ -553,6 +563,10 @@ class ChatExtractor:
     def _owner_name(token: str, people: list[str], conv: _Conversation) -> str | None:
         """A token that owns a relation noun, as a subject: a person it names, else
         itself (a project or product), never a function word or a value."""
+        for person in people:
+            forms = _name_forms(person)
+            if token in forms or strip_korean_title(token) in forms:
+                return person
         bare = token
         if has_hangul(token):
             for stem in [token, *particle_stems(token, min_stem=2),
