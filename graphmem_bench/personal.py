@@ -544,6 +544,7 @@ def generate(
     hard_slice: bool = False,
     *,
     paraphrased: bool = False,
+    paraphrase_set: Literal["dev", "heldout"] = "dev",
     false_merge_target: FalseMergeTarget = "slot",
     third_party_share: float = 0.25,
     hard_pairs: int = HARD_PAIRS,
@@ -556,7 +557,10 @@ def generate(
     ``paraphrased=True`` writes the chain messages with ``graphmem_bench.paraphrases``
     (templates written blind, never read by the extractors) instead of the templates the
     slot rules were written against; the choice draws from its own random stream, so
-    values, timelines and requests stay the same. With
+    values, timelines and requests stay the same. ``paraphrase_set``: ``dev``
+    (``paraphrases.py``, read by the developers while building the chat extractor) or
+    ``heldout`` (``paraphrases_heldout.py``, written later by another blind helper and
+    never read by them). With
     ``hard_slice=True`` the instance is the hard slice instead of the main benchmark:
     ``hard_pairs`` namesake pairs and 3 requests per pair (``n_chains``, ``n_requests``,
     ``revised_share``, ``max_revisions`` and ``out_of_order`` do not apply: its chains are
@@ -611,7 +615,8 @@ def generate(
         false_merge, false_merge_target,
     )
     records = _records(lang, specs, chains, filler_texts, filler_seconds, noisy, keyed, prefix,
-                       random.Random(stream + "/paraphrase") if paraphrased else None)
+                       random.Random(stream + "/paraphrase") if paraphrased else None,
+                       paraphrase_set)
     now = _iso(START + timedelta(days=days + 1))
     if hard_slice:
         requests = _hard_requests(rng, lang, specs, chains, namesakes, now, prefix)
@@ -947,11 +952,13 @@ def _fillers(
 
 
 def _chain_text(lang: str, spec: _ChainSpec, k: int,
-                paraphrase: random.Random | None = None) -> str:
+                paraphrase: random.Random | None = None, paraphrase_set: str = "dev") -> str:
     if paraphrase is not None:
-        from graphmem_bench.paraphrases import PARAPHRASES
+        import importlib
 
-        asserts, updates = PARAPHRASES[lang][spec.slot]
+        module = "paraphrases" if paraphrase_set == "dev" else "paraphrases_heldout"
+        table = importlib.import_module(f"graphmem_bench.{module}").PARAPHRASES
+        asserts, updates = table[lang][spec.slot]
         pool = updates if k else asserts
         template = pool[paraphrase.randrange(len(pool))]
     else:
@@ -970,13 +977,14 @@ def _records(
     lang: str, specs: Sequence[_ChainSpec], chains: Sequence[Chain],
     fillers: Sequence[tuple[str, str, str]], filler_seconds: Sequence[int],
     facts: dict[str, Fact], keyed: bool, prefix: str,
-    paraphrase: random.Random | None = None,
+    paraphrase: random.Random | None = None, paraphrase_set: str = "dev",
 ) -> list[Record]:
     events: list[tuple[int, str, dict[str, Any]]] = []
     for spec, chain in zip(specs, chains, strict=True):
         for k, rid in enumerate(chain.record_ids):
             events.append((spec.seconds[k], rid, {
-                "text": _chain_text(lang, spec, k, paraphrase), "speaker": USER,
+                "text": _chain_text(lang, spec, k, paraphrase, paraphrase_set),
+                "speaker": USER,
                 "participants": (spec.partner,),
                 "stated_at": _iso(START + timedelta(seconds=spec.stated[k])),
                 "facts": (facts[rid],) if keyed else None,

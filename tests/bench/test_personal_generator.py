@@ -533,3 +533,19 @@ def test_a_perfect_keyed_block_scores_clean_on_generated_requests():
     rival = next(c for c in inst.chains if q.other_values[0] in c.values)
     bad = bm.score_block([_line(recs[rival.record_ids[-1]].text)], q)
     assert bad.misattributed and not bad.recall
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_paraphrased_chains_keep_values_timelines_and_requests(lang):
+    plain = generate(0, lang, keyed=False)
+    para = generate(0, lang, keyed=False, paraphrased=True)
+    assert [r.id for r in plain.records] == [r.id for r in para.records]
+    assert [q.text for q in plain.requests] == [q.text for q in para.requests]
+    by_id = {r.id: r for r in para.records}
+    changed = 0
+    for chain in para.chains:
+        for rid, value in zip(chain.record_ids, chain.values, strict=True):
+            text = by_id[rid].text
+            assert value in text and by_id[rid].facts is None
+            changed += text != next(r.text for r in plain.records if r.id == rid)
+    assert changed > 0.9 * sum(len(c.record_ids) for c in para.chains)
