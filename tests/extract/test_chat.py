@@ -168,3 +168,17 @@ def test_memory_reads_text_only_records_with_the_chat_extractor(connect, namespa
     why = mem.why("Orion", "deadline")
     assert why.value == "2026-04-02"
     assert [v["value"] for v in why.replaced] == ["2026-03-20"]
+
+
+def test_the_extractors_context_is_bounded(monkeypatch):
+    from graphmem.extract.chat import extractor as module
+
+    monkeypatch.setattr(module, "MAX_CONVERSATIONS", 3)
+    monkeypatch.setattr(module, "MAX_KEYS", 5)
+    ex = ChatExtractor()
+    for i in range(20):
+        ex.extract(Record(f"The Project{i} deadline is March 20.", speaker="A",
+                          participants=("A", f"B{i}"), observed_at="2026-03-02T09:00:00",
+                          source=f"chan-{i}"))
+    assert len(ex._conversations) == 3
+    assert len(ex._heads) <= 5 and len(ex._subjects) <= 5

@@ -31,6 +31,7 @@ reads records in the order it is given them.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
@@ -43,7 +44,10 @@ from graphmem.extract.chat import cues
 from graphmem.extract.chat.values import ValueSpan, find_values, resolve_bare_time
 from graphmem.language.text import has_hangul, particle_stems, strip_korean_title
 
-__all__ = ["ChatExtractor"]
+__all__ = ["MAX_CONVERSATIONS", "MAX_KEYS", "ChatExtractor"]
+
+MAX_CONVERSATIONS = 10_000
+MAX_KEYS = 200_000
 
 _CLAUSE_SPLIT = re.compile(
     r"(?<=[.!?。])\s+(?=\S)|\n+|;\s*|\s+(?:but|so|tho|though|although|btw|also|plus)\s+|"
@@ -162,7 +166,9 @@ class ChatExtractor:
         self.registry = registry or RelationRegistry()
         self.known_names = [n for n in known_names if n and n.strip()]
         self.tz: tzinfo = UTC if timezone_name == "UTC" else ZoneInfo(timezone_name)
-        self._conversations: dict[str, _Conversation] = {}
+        # Bounded: the oldest conversations and keys are forgotten first (the memory itself
+        # keeps everything; this is only what the extractor remembers for context).
+        self._conversations: OrderedDict[str, _Conversation] = OrderedDict()
         self._heads: dict[tuple[str, str], str] = {}
         self._subjects: dict[str, str] = {}
         self._table: tuple[tuple[int, int, int],
@@ -178,6 +184,9 @@ class ChatExtractor:
             # topic and open proposals belong to one conversation.
             conv = self._conversations[cid] = _Conversation(
                 subjects=self._subjects, heads=self._heads, kinds=self._kinds)
+            while len(self._conversations) > MAX_CONVERSATIONS:
+                self._conversations.popitem(last=False)
+        self._conversations.move_to_end(cid)
         now = self._now(record, tz)
         people = self._people(record)
         facts: list[Fact] = []
@@ -187,11 +196,22 @@ class ChatExtractor:
             facts += got
             if why:
                 unclear.append(why)
+        self._trim()
         if facts:
             return Extraction.found(*_dedupe(facts))
         if unclear:
             return Extraction.unresolved("; ".join(unclear))
         return Extraction.no_fact()
+
+    def _trim(self) -> None:
+        while len(self._heads) > MAX_KEYS:
+            key = next(iter(self._heads))
+            del self._heads[key]
+            self._kinds.pop(key, None)
+        while len(self._kinds) > MAX_KEYS:
+            del self._kinds[next(iter(self._kinds))]
+        while len(self._subjects) > MAX_KEYS:
+            del self._subjects[next(iter(self._subjects))]
 
     def forget(self, conversation_id: str | None = None) -> None:
         """Drop the conversation state (all of it, or one conversation's)."""
@@ -630,13 +650,21 @@ class ChatExtractor:
 
     @staticmethod
     def _known_mentions(clause: str, conv: _Conversation) -> list[str]:
-        """Subjects memory already holds that the clause names (whole words)."""
-        low = clause.casefold()
-        out = []
-        for norm in conv.subjects:
-            if len(norm) >= 2 and re.search(rf"(?<![\w]){re.escape(norm)}(?![a-z0-9])", low):
-                out.append(norm)
-        return out
+        """Subjects memory already holds that the clause names (whole words; a Korean word
+        may carry a particle)."""
+        words = normalize_name(clause).split()
+        variants = [[w, *particle_stems(w)] if has_hangul(w) else [w] for w in words]
+        out: dict[str, None] = {}
+        for i in range(len(words)):
+            for n in range(1, 5):
+                if i + n > len(words):
+                    break
+                head = " ".join(words[i:i + n - 1])
+                for last in variants[i + n - 1]:
+                    name = f"{head} {last}" if head else last
+                    if len(name) >= 2 and name in conv.subjects:
+                        out[name] = None
+        return list(out)
 
     @staticmethod
     def _names_something_else(clause: str, people: list[str], conv: _Conversation) -> bool:
