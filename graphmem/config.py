@@ -137,6 +137,15 @@ class MemoryConfig:
                     "(GRAPHMEM_OLLAMA_URL)")
         if not isinstance(self.block, BlockOptions):
             raise InvalidInputError("block must be a BlockOptions")
+        if not isinstance(self.registry, RelationRegistry):
+            raise InvalidInputError("registry must be a RelationRegistry")
+        if self.neo4j_auth is not None and not (
+                isinstance(self.neo4j_auth, tuple) and len(self.neo4j_auth) == 2
+                and all(isinstance(x, str) for x in self.neo4j_auth)):
+            raise InvalidInputError("neo4j_auth must be a (user, password) pair of strings")
+        for flag in ("install_schema", "preserve_history"):
+            if not isinstance(getattr(self, flag), bool):
+                raise InvalidInputError(f"{flag} must be true or false")
         _choice("block_tokenizer", self.block_tokenizer, get_args(Tokenizer))
         try:
             from zoneinfo import ZoneInfo
@@ -172,10 +181,18 @@ class MemoryConfig:
             values["ollama_model"] = env["GRAPHMEM_OLLAMA_MODEL"]
         if env.get("GRAPHMEM_TIMEZONE"):
             values["timezone"] = env["GRAPHMEM_TIMEZONE"]
+        unknown = set(overrides) - {f.name for f in fields(cls)}
+        if unknown:
+            raise InvalidInputError(f"unknown configuration {sorted(unknown)}")
         values.update(overrides)
         return cls(**values)
 
     def with_overrides(self, **overrides: Any) -> MemoryConfig:
+        unknown = set(overrides) - {f.name for f in fields(self)}
+        if unknown:
+            raise InvalidInputError(
+                f"unknown configuration {sorted(unknown)}; MemoryConfig takes "
+                f"{sorted(f.name for f in fields(self))}")
         return replace(self, **overrides)
 
     def registry_for(self, namespace: str) -> RelationRegistry:
@@ -188,7 +205,9 @@ class MemoryConfig:
         """The extractor this configuration names (``None`` for ``none``), reading
         relations through ``registry`` (the namespace's)."""
         if not isinstance(self.extractor, str):
-            return self.extractor
+            # An object is shared by every namespace unless it can make its own copy.
+            per_namespace = getattr(self.extractor, "for_namespace", None)
+            return per_namespace(registry or self.registry) if per_namespace else self.extractor
         if self.extractor == "none":
             return None
         if self.extractor == "chat":

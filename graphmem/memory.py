@@ -13,6 +13,7 @@ configured by one ``MemoryConfig``.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
@@ -63,6 +64,8 @@ class Memory:
         self._browser = BrowserTarget(self.config.neo4j_http_url, bolt_url,
                                       no_auth=self.config.neo4j_auth is None)
         self._blocks: BlockServer | None = None
+        self._blocks_lock = threading.Lock()
+        self._released = False
 
     @classmethod
     def connect(cls, uri: str | None = None, namespace: str = "default", *,
@@ -86,14 +89,21 @@ class Memory:
                                    database=cfg.neo4j_database)
         if cfg.install_schema:
             store.install_schema()
+        else:
+            store.migrate()  # data written by earlier versions is brought up to date once
         return cls(store, namespace, cfg, bolt_url=cfg.neo4j_uri)
 
     def release(self) -> None:
         """Stop the threads this Memory started (the block server) and keep the store,
         which other namespaces may share. ``close`` does this and closes the store."""
-        if self._blocks is not None:
-            self._blocks.close()
-            self._blocks = None
+        with self._blocks_lock:
+            self._released = True
+            if self._blocks is not None:
+                self._blocks.close()
+                self._blocks = None
+        close = getattr(self._writer.extractor, "close", None)
+        if callable(close) and self._writer.extractor is not self.config.extractor:
+            close()  # an extractor this Memory built (e.g. an Ollama client) is its own
 
     def close(self) -> None:
         self.release()
@@ -177,11 +187,12 @@ class Memory:
         return EraseReport(record_id, removed, rematerialized)
 
     def _write_one(self, record: Record, fact: Fact) -> WriteResult:
-        key, _ = self.controller.key_for(fact)  # a bad relation fails before any write
+        self.controller.key_for(fact)  # a bad relation fails before any write
         plan = self._writer.write_batch([record], IngestReport())
         if not plan.operations:
             raise ConflictError(f"record {record.id!r} is already stored (or was erased)")
         op = plan.operations[-1]
+        key = op.key  # soft key identity may have aligned the relation
         head = self.store.load_keys(self.namespace, [key])[key].head()
         return WriteResult(op=str(op.kind), key=key, head=head.value if head else None,
                            status=str(head.status) if head else None, note=op.note)
@@ -226,11 +237,16 @@ class Memory:
         """
         opts: BlockOptions = self.config.block.with_overrides(**options)
         req = BlockRequest(request, partner, now, opts)
-        if self._blocks is None:
-            self._blocks = BlockServer(self.store, self.namespace,
-                                       tokenizer=self.config.block_tokenizer)
-            self._blocks.start()
-        return self._blocks.block(req)
+        with self._blocks_lock:  # one block server per Memory, however many first calls
+            if self._released:
+                raise ConflictError("this Memory was released; connect again to serve blocks")
+            if self._blocks is None:
+                server = BlockServer(self.store, self.namespace,
+                                     tokenizer=self.config.block_tokenizer)
+                server.start()
+                self._blocks = server
+            server = self._blocks
+        return server.block(req)
 
     # -- explanations ----------------------------------------------------------------------
     def _key(self, subject: str, relation: str, value: str | None = None) -> str:
@@ -252,7 +268,8 @@ class Memory:
               axis: Literal["valid", "transaction"] = "valid") -> str | None:
         """The value that held at ``at`` (valid time), or that memory believed then (tx time)."""
         t = _iso(at, "at")
-        assert t is not None
+        if t is None:
+            raise InvalidInputError("at must be an ISO-8601 date or datetime")
         key = self._key(subject, relation)
         if axis == "valid":
             return self.store.value_valid_at(self.namespace, key, t)

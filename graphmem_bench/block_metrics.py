@@ -111,7 +111,7 @@ PAPER_ANCHORS: dict[str, float] = {
 
 
 class BlockRequest(Protocol):
-    """What the metrics need from a request (``graphmem.bench.personal.Request`` fits)."""
+    """What the metrics need from a request (``graphmem_bench.personal.Request`` fits)."""
 
     @property
     def answer(self) -> str | None: ...

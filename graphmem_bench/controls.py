@@ -22,7 +22,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import bm25s
 import numpy as np
 
 from graphmem._errors import InvalidInputError
@@ -42,6 +41,11 @@ class BM25Index:
     scorer differs from what CMC's reads see); Lucene's BM25 with k1 = 1.2, b = 0.75."""
 
     def __init__(self, texts: list[str]) -> None:
+        try:
+            import bm25s
+        except ImportError:
+            raise InvalidInputError(
+                "the BM25 baselines need bm25s: pip install 'graphmem[bench]'") from None
         self.model = bm25s.BM25(k1=1.2, b=0.75, method="lucene")
         self.model.index([simple_tokens(t) for t in texts], show_progress=False)
         self.vocab = self.model.vocab_dict

@@ -45,6 +45,10 @@ _PRED_KIND = {Intent.ASSERT: "state", Intent.UPDATE: "state", Intent.CONFIRM: "s
 
 def load(lang: str, fixtures: Path = FIXTURES) -> list[dict[str, Any]]:
     path = fixtures / f"chat_{lang}.jsonl"
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{path} is missing: the extraction corpus ships with the source tree "
+            "(tests/fixtures/extraction), run graphmem-bench from a checkout")
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
             if line.strip()]
 

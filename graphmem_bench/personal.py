@@ -18,7 +18,7 @@ What it builds (seed 004 §4, §6–§9), in English or Korean template sentence
   (third-party requests).
 - **Values are unique per instance** at token boundaries ("9:30" ≠ "19:30", "Dec 2" ≠
   "Dec 24"), so a block's stale / misattributed content is read off by string match
-  (``graphmem.bench.block_metrics``). The generator checks this on every instance.
+  (``graphmem_bench.block_metrics``). The generator checks this on every instance.
 - **Key noise** on the gold facts (seed §6: injected "right after extraction", so texts are
   unchanged): a *missed merge* (probability p, revisions only) writes the subject in a
   variant form that normalizes to another key, so the old value stays current under the
@@ -592,6 +592,8 @@ def generate(
         "hard_slice": hard_slice, "false_merge_target": false_merge_target,
         "third_party_share": third_party_share, "hard_pairs": hard_pairs, "days": days,
     }
+    # The stream name keeps the package's old name: it seeds every instance, so renaming
+    # it would change the benchmark's texts, values and timelines.
     stream = f"graphmem.bench.personal/{lang}/{seed}/{'hard' if hard_slice else 'main'}"
     rng = random.Random(stream + "/base")
     if hard_slice:

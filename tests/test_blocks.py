@@ -126,3 +126,39 @@ def test_snapshot_follows_new_writes(memory):
             break
         time.sleep(0.05)
     assert "11:45" in b.text and "10:15" not in b.text
+
+
+def test_concurrent_first_calls_start_one_block_server(memory):
+    import threading
+
+    _store(memory)
+    started = []
+    from graphmem.reads import blocks as module
+
+    original = module.BlockServer.start
+
+    def counting_start(self):
+        started.append(self)
+        return original(self)
+
+    module.BlockServer.start = counting_start
+    try:
+        threads = [threading.Thread(target=memory.block, args=("the standup is at", "x"),
+                                    kwargs={"now": "2026-05-05"}) for _ in range(12)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        module.BlockServer.start = original
+    assert len(started) == 1
+
+
+def test_a_released_memory_serves_no_more_blocks(memory):
+    from graphmem import ConflictError
+
+    _store(memory)
+    memory.block("the standup is at", "Minjun Kim", now="2026-05-05")
+    memory.release()
+    with pytest.raises(ConflictError):
+        memory.block("the standup is at", "Minjun Kim", now="2026-05-05")

@@ -199,3 +199,27 @@ def test_invalid_namespace_is_rejected(neo4j_server):
 
     with pytest.raises(InvalidInputError):
         Memory.connect(neo4j_server.bolt_url, "a/b", neo4j_auth=neo4j_server.auth)
+
+
+@pytest.mark.parametrize("uri", ["foo://x", "bolt://h:7687/p?x=1"])
+def test_a_uri_neo4j_cannot_use_is_a_typed_error(uri):
+    from graphmem import InvalidInputError as Invalid
+    from graphmem.store.neo4j.store import Neo4jStore
+
+    with pytest.raises(Invalid):
+        Neo4jStore.connect(uri)
+
+
+def test_as_of_needs_a_time(memory):
+    memory.remember("door", "colour", "red")
+    with pytest.raises(InvalidInputError):
+        memory.as_of("door", "colour", "")
+
+
+def test_unknown_configuration_is_a_typed_error():
+    from graphmem import MemoryConfig
+
+    with pytest.raises(InvalidInputError):
+        MemoryConfig().with_overrides(extracter="chat")
+    with pytest.raises(InvalidInputError):
+        MemoryConfig(neo4j_auth="neo4j")  # type: ignore[arg-type]

@@ -3,9 +3,9 @@
 ``create_app`` puts the parts together: the routes (``routes``), problem JSON for every
 error and the request-size limit (``problems``), and the shared state (``state``): one
 store, a ``Memory`` per namespace configured by ``Settings.memory``, one write lock per
-namespace (``Memory`` writes read-then-write and assume a single writer within this
-process; run one worker per database, or several on disjoint namespaces), background
-jobs for large ingests and the reader LLM.
+namespace (Neo4j's namespace lock keeps writers consistent across processes; this one only
+bounds how long a request waits here), background jobs for large ingests and the reader
+LLM.
 
     from graphmem.service import Settings, create_app
     app = create_app(Settings.from_env())      # uvicorn --factory graphmem.service.app:app_from_env

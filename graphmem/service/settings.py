@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from graphmem._errors import InvalidInputError
 from graphmem.config import MemoryConfig, RegistryFactory
 from graphmem.llm.ollama import DEFAULT_MODEL
 from graphmem.service.auth import KeySpec, parse_api_keys
@@ -48,6 +49,17 @@ class Settings:
     max_cached_namespaces: int = 256
 
     def __post_init__(self) -> None:
+        bounds = {"max_request_bytes": (1, 1 << 31), "async_ingest_threshold": (1, 10**7),
+                  "reader_timeout": (0.1, 3600), "write_wait_seconds": (0, 3600),
+                  "max_cached_namespaces": (1, 100_000)}
+        for name, (low, high) in bounds.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) \
+                    or not low <= value <= high:
+                raise InvalidInputError(f"{name} must be a number from {low} to {high}, "
+                                        f"got {value!r}")
+        if not isinstance(self.memory, MemoryConfig):
+            raise InvalidInputError("memory must be a MemoryConfig")
         if self.memory.neo4j_uri is None:
             object.__setattr__(self, "memory",
                                self.memory.with_overrides(neo4j_uri=DEFAULT_NEO4J_URI))
@@ -60,7 +72,8 @@ class Settings:
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
         """``MemoryConfig.from_env`` (``NEO4J_URI``, ``NEO4J_USER``/``NEO4J_PASSWORD``,
         ``NEO4J_DATABASE``, ``GRAPHMEM_NEO4J_HTTP``, ``GRAPHMEM_EXTRACTOR``,
-        ``GRAPHMEM_OLLAMA_URL``, ``GRAPHMEM_OLLAMA_MODEL``) plus ``GRAPHMEM_API_KEYS``
+        ``GRAPHMEM_OLLAMA_URL``, ``GRAPHMEM_OLLAMA_MODEL``, ``GRAPHMEM_TIMEZONE``) plus
+        ``GRAPHMEM_API_KEYS``
         (JSON), ``GRAPHMEM_MAX_REQUEST_BYTES``, ``GRAPHMEM_READER_URL`` and
         ``GRAPHMEM_READER_MODEL``.
 
@@ -78,7 +91,11 @@ class Settings:
         if env.get("GRAPHMEM_API_KEYS"):
             values["api_keys"] = parse_api_keys(env["GRAPHMEM_API_KEYS"])
         if env.get("GRAPHMEM_MAX_REQUEST_BYTES"):
-            values["max_request_bytes"] = int(env["GRAPHMEM_MAX_REQUEST_BYTES"])
+            raw = env["GRAPHMEM_MAX_REQUEST_BYTES"]
+            if not raw.strip().isdigit():
+                raise InvalidInputError(
+                    f"GRAPHMEM_MAX_REQUEST_BYTES must be a whole number of bytes, got {raw!r}")
+            values["max_request_bytes"] = int(raw)
         if env.get("GRAPHMEM_READER_URL"):
             values["reader_url"] = env["GRAPHMEM_READER_URL"]
         if env.get("GRAPHMEM_READER_MODEL"):

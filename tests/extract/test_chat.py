@@ -182,3 +182,18 @@ def test_the_extractors_context_is_bounded(monkeypatch):
                           source=f"chan-{i}"))
     assert len(ex._conversations) == 3
     assert len(ex._heads) <= 5 and len(ex._subjects) <= 5
+
+
+def test_a_document_is_not_read_as_chat():
+    from graphmem.extract.chat.extractor import MAX_MESSAGE_CHARS
+
+    got = ChatExtractor().extract(_record("The Orion deadline is March 20. " * 200))
+    assert len("The Orion deadline is March 20. " * 200) > MAX_MESSAGE_CHARS
+    assert got.status is ParseStatus.UNRESOLVED and "kept raw" in got.reason
+
+
+def test_each_namespace_gets_its_own_chat_extractor():
+    shared = ChatExtractor()
+    cfg = MemoryConfig(extractor=shared)
+    a, b = cfg.build_extractor(RelationRegistry()), cfg.build_extractor(RelationRegistry())
+    assert a is not b and a is not shared

@@ -34,7 +34,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from datetime import UTC, datetime, tzinfo
 from zoneinfo import ZoneInfo
 
 from graphmem.domain.keys import RelationRegistry, normalize_name
@@ -44,9 +44,10 @@ from graphmem.extract.chat import cues
 from graphmem.extract.chat.values import ValueSpan, find_values, resolve_bare_time
 from graphmem.language.text import has_hangul, particle_stems, strip_korean_title
 
-__all__ = ["MAX_CONVERSATIONS", "MAX_KEYS", "ChatExtractor"]
+__all__ = ["MAX_CONVERSATIONS", "MAX_KEYS", "MAX_MESSAGE_CHARS", "ChatExtractor"]
 
 MAX_CONVERSATIONS = 10_000
+MAX_MESSAGE_CHARS = 2_000
 MAX_KEYS = 200_000
 
 _CLAUSE_SPLIT = re.compile(
@@ -177,6 +178,10 @@ class ChatExtractor:
 
     # -- the Extractor interface ---------------------------------------------------------
     def extract(self, record: Record, *, tz: tzinfo | None = None) -> Extraction:
+        if len(record.text) > MAX_MESSAGE_CHARS:
+            # A document, not a chat message: kept raw, and the rules stay linear.
+            return Extraction.unresolved(
+                f"longer than {MAX_MESSAGE_CHARS:,} characters: kept raw, not read as chat")
         cid = self._conversation_id(record)
         conv = self._conversations.get(cid)
         if conv is None:
@@ -198,10 +203,16 @@ class ChatExtractor:
                 unclear.append(why)
         self._trim()
         if facts:
-            return Extraction.found(*_dedupe(facts))
+            return Extraction.found(*_dedupe(facts, self.registry))
         if unclear:
             return Extraction.unresolved("; ".join(unclear))
         return Extraction.no_fact()
+
+    def for_namespace(self, registry: RelationRegistry) -> ChatExtractor:
+        """A fresh extractor with these settings for one namespace: context and
+        vocabulary never cross namespaces."""
+        return ChatExtractor(registry, known_names=self.known_names,
+                             timezone_name=getattr(self.tz, "key", "UTC"))
 
     def _trim(self) -> None:
         while len(self._heads) > MAX_KEYS:
@@ -212,16 +223,6 @@ class ChatExtractor:
             del self._kinds[next(iter(self._kinds))]
         while len(self._subjects) > MAX_KEYS:
             del self._subjects[next(iter(self._subjects))]
-
-    def forget(self, conversation_id: str | None = None) -> None:
-        """Drop the conversation state (all of it, or one conversation's)."""
-        if conversation_id is None:
-            self._conversations.clear()
-            self._heads.clear()
-            self._kinds.clear()
-            self._subjects.clear()
-        else:
-            self._conversations.pop(conversation_id, None)
 
     # -- context ---------------------------------------------------------------------------
     @staticmethod
@@ -391,7 +392,7 @@ class ChatExtractor:
     @staticmethod
     def _event_phrase(clause: str, start: int, end: int, korean: bool) -> str:
         """The noun phrase ending in the event noun: capitalized or noun modifiers."""
-        before = clause[:start]
+        before = clause[max(0, start - 80):start]
         if korean:
             m = re.search(r"((?:[가-힣A-Za-z0-9]+\s?){0,2})$", before)
             mods = (m.group(1) if m else "").split()
@@ -966,13 +967,10 @@ def _same_type(a: ValueSpan, b: ValueSpan) -> bool:
     return group.get(a.kind, a.kind) == group.get(b.kind, b.kind)
 
 
-def _dedupe(facts: list[Fact]) -> list[Fact]:
-    seen: dict[tuple[str, str], Fact] = {}
+def _dedupe(facts: list[Fact], registry: RelationRegistry) -> list[Fact]:
+    seen: dict[tuple[str, str, str], Fact] = {}
     for f in facts:
-        seen[(normalize_name(f.subject), f.relation)] = f  # the later statement wins
+        many = registry.is_set_valued(registry.align(f.relation))
+        # The later statement of one key wins; members of a set-valued relation stay apart.
+        seen[(normalize_name(f.subject), f.relation, f.value if many else "")] = f
     return list(seen.values())
-
-
-def fixed_offset(minutes: int) -> tzinfo:
-    """A fixed UTC offset (e.g. a message's own "+09:00")."""
-    return timezone(timedelta(minutes=minutes))

@@ -17,9 +17,10 @@ from neomodel import (
     StringProperty,
     StructuredNode,
     db,
+    get_config,
 )
 
-__all__ = ["SCHEMA_NODES", "install_schema"]
+__all__ = ["SCHEMA_NODES", "install_schema", "migrate"]
 
 
 class Evidence(StructuredNode):
@@ -115,28 +116,33 @@ SCHEMA_NODES: tuple[type[StructuredNode], ...] = (
 MIGRATION_BATCH = 50_000
 
 
-def install_schema(driver: Driver) -> None:
-    """Create every constraint and index; running it again changes nothing."""
+def install_schema(driver: Driver, database: str | None = None) -> None:
+    """Create every constraint and index in ``database`` (the server's default when
+    ``None``) and run pending migrations; running it again changes nothing."""
+    if database:
+        get_config().database_name = database
     db.set_connection(driver=driver)
     # neomodel reports "already exists" on a second install; that is the harmless case.
     sink = io.StringIO()
     for cls in SCHEMA_NODES:
         db.install_labels(cls, quiet=True, stdout=sink)
-    _migrate(driver)
+    migrate(driver, database)
 
 
-def _migrate(driver: Driver) -> None:
+def migrate(driver: Driver, database: str | None = None) -> None:
     """Bring data written by earlier versions up to date, once per database."""
     from datetime import UTC, datetime
 
     from graphmem._cypher import cypher
 
     name = "unresolved-label"
-    done = driver.execute_query(cypher("migration_done"), {"name": name}).records[0]["done"]
+    done = driver.execute_query(cypher("migration_done"), {"name": name},
+                                database_=database).records[0]["done"]
     if done:
         return
-    while driver.execute_query(cypher("migrate_unresolved_label"),
-                               {"batch": MIGRATION_BATCH}).records[0]["labelled"]:
+    while driver.execute_query(cypher("migrate_unresolved_label"), {"batch": MIGRATION_BATCH},
+                               database_=database).records[0]["labelled"]:
         pass
     driver.execute_query(cypher("migration_mark"),
-                         {"name": name, "at": datetime.now(UTC).isoformat()})
+                         {"name": name, "at": datetime.now(UTC).isoformat()},
+                         database_=database)

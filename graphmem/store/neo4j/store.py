@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from neo4j import Driver, GraphDatabase, ManagedTransaction
 from neo4j.exceptions import (
     AuthError,
+    ConfigurationError,
     ConstraintError,
     DriverError,
     Neo4jError,
@@ -25,13 +26,18 @@ from neo4j.exceptions import (
 )
 
 from graphmem._cypher import cypher
-from graphmem._errors import ConflictError, GraphmemError, StoreUnavailableError
+from graphmem._errors import (
+    ConflictError,
+    GraphmemError,
+    InvalidInputError,
+    StoreUnavailableError,
+)
 from graphmem.domain.block import ActiveRecord
 from graphmem.domain.controller import KeyState, Plan
 from graphmem.domain.evidence import EvidenceRecord
 from graphmem.domain.keys import KEY_SEP, normalize_name
 from graphmem.domain.model import Status, VersionState
-from graphmem.store.neo4j.schema import install_schema
+from graphmem.store.neo4j.schema import install_schema, migrate
 from graphmem.store.protocol import (
     Anchor,
     Closure,
@@ -194,7 +200,11 @@ class Neo4jStore(_Reads):
             # database) are not errors and would flood the log.
             driver = GraphDatabase.driver(uri, auth=auth, notifications_min_severity="OFF")
             driver.verify_connectivity()
-        except (ServiceUnavailable, AuthError, OSError, ValueError) as exc:
+        except (ConfigurationError, ValueError) as exc:
+            raise InvalidInputError(
+                f"{uri!r} is not a Neo4j URI Graphmem can use ({exc}); write it like "
+                "bolt://host:7687 or neo4j://host:7687") from exc
+        except (ServiceUnavailable, AuthError, DriverError, OSError) as exc:
             raise StoreUnavailableError(
                 f"cannot reach Neo4j at {uri}: {exc}. Start the local server with "
                 "'graphmem neo4j start' or set NEO4J_URI (and NEO4J_USER/NEO4J_PASSWORD)."
@@ -207,7 +217,12 @@ class Neo4jStore(_Reads):
 
     def install_schema(self) -> None:
         with _mapped("schema installation"):
-            install_schema(self.driver)
+            install_schema(self.driver, self.database)
+
+    def migrate(self) -> None:
+        """Bring data written by earlier versions up to date (once per database)."""
+        with _mapped("migration"):
+            migrate(self.driver, self.database)
 
     def ping(self) -> None:
         with _mapped("health check"):
