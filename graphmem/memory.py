@@ -12,6 +12,7 @@ configured by one ``MemoryConfig``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 from collections.abc import Iterable, Mapping
@@ -56,9 +57,11 @@ class Memory:
         self.registry: RelationRegistry = self.config.registry_for(self.namespace)
         self.controller = Controller(self.registry, namespace=self.namespace,
                                      preserve_history=self.config.preserve_history)
+        soft = self.config.soft_keys
+        if soft is not None:  # the namespace's own: learned names never cross namespaces
+            soft = dataclasses.replace(soft, _known={}, decisions=[])
         self._writer = IngestPipeline(store, self.namespace, self.controller, self.registry,
-                                      self.config.build_extractor(self.registry),
-                                      self.config.soft_keys)
+                                      self.config.build_extractor(self.registry), soft)
         self._evidence = EvidenceReader(store, self.namespace, self.config.aliases,
                                         self.config.embedder)
         self._browser = BrowserTarget(self.config.neo4j_http_url, bolt_url,
