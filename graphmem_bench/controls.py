@@ -29,7 +29,7 @@ from graphmem.domain.evidence import EvidenceRecord, render
 from graphmem.domain.soft_keys import cosine
 from graphmem.reads.evidence import EvidenceReader, Selection, register_control
 from graphmem.reads.ranking import simple_tokens
-from graphmem.store.protocol import SnapshotVersion
+from graphmem_bench.reads import SnapshotVersion, anchors, snapshot_versions, unresolved_records
 
 __all__ = ["BASELINES", "Snapshot", "bfs", "snapshot"]
 
@@ -102,7 +102,7 @@ def snapshot(reader: EvidenceReader) -> Snapshot:
     mark = reader.store.watermark(reader.ns)
     cached = reader.cache.get("snapshot")
     if cached is None or cached[0] != mark:
-        versions = {v.uid: v for v in reader.store.snapshot_versions(reader.ns)}
+        versions = {v.uid: v for v in snapshot_versions(reader.store, reader.ns)}
         records = {r.pos: r for r in reader.store.all_records(reader.ns)}
         cached = (mark, Snapshot(versions, records))
         reader.cache["snapshot"] = cached
@@ -134,7 +134,7 @@ def _names(vs: list[V]) -> list[str]:
 
 
 def _anchors(reader: EvidenceReader, question: str) -> tuple[list[str], list[str]]:
-    found = reader.store.anchors(reader.spans(question))
+    found = anchors(reader.store, reader.spans(question))
     return [a.key for a in found], [a.name for a in found]
 
 
@@ -143,8 +143,8 @@ def _chosen(reader: EvidenceReader, anchors: list[str], vs: list[V], snap: Snaps
     """A key selection plus the unresolved records; nothing chosen means the whole history."""
     if not vs:
         return Selection(anchors, [], [], fallback=True)
-    return Selection(anchors, _names(vs), _recs(snap, vs) + reader.store.unresolved_records(
-        reader.ns))
+    return Selection(anchors, _names(vs), _recs(snap, vs) + unresolved_records(
+        reader.store, reader.ns))
 
 
 def prior_refresh(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selection:
@@ -189,7 +189,7 @@ def current_state(reader: EvidenceReader, question: str, hops: int, budget: int)
     snap = snapshot(reader)
     heads = list(snap.heads.values())
     return Selection([], _names(heads),
-                     _recs(snap, heads) + reader.store.unresolved_records(reader.ns))
+                     _recs(snap, heads) + unresolved_records(reader.store, reader.ns))
 
 
 def raw_history(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selection:
@@ -262,7 +262,7 @@ def turns_pruned(reader: EvidenceReader, question: str, hops: int, budget: int) 
     kept = [t for t in picked if t.pos not in dropped]
     if not kept:
         return Selection(anchors, [], [], fallback=True)
-    return Selection(anchors, [], kept + reader.store.unresolved_records(reader.ns))
+    return Selection(anchors, [], kept + unresolved_records(reader.store, reader.ns))
 
 
 BASELINES: dict[str, Any] = {

@@ -18,13 +18,11 @@ from graphmem.domain.controller import KeyState, Plan
 from graphmem.domain.evidence import EvidenceRecord
 
 __all__ = [
-    "Anchor",
     "Closure",
     "ClosureEdge",
     "EraseScope",
     "HeadRow",
     "OpLogEntry",
-    "SnapshotVersion",
     "Span",
     "Store",
     "StoreTransaction",
@@ -47,12 +45,6 @@ class Span:
 
 
 @dataclass(frozen=True)
-class Anchor:
-    key: str
-    name: str
-
-
-@dataclass(frozen=True)
 class ClosureEdge:
     """One current fact reached by the closure, with the records that support it."""
 
@@ -68,24 +60,6 @@ class Closure:
     anchors: list[str]
     edges: list[ClosureEdge]
     unresolved: list[EvidenceRecord]
-
-
-@dataclass(frozen=True)
-class SnapshotVersion:
-    """One version as the in-process evidence controls index it."""
-
-    uid: str
-    key: str
-    subject: str
-    relation: str
-    value: str
-    status: str
-    is_head: bool
-    pos: int
-    s: str  # subject entity key
-    o: str  # object entity key
-    supersedes: list[str]
-    evidence: list[int]  # positions of the supporting records
 
 
 @dataclass(frozen=True)
@@ -147,13 +121,7 @@ class Store(StoreReads, Protocol):
     # -- read path A: evidence --------------------------------------------------------
     def closure(self, ns: str, spans: Sequence[Span], hops: int) -> Closure: ...
 
-    def anchors(self, spans: Sequence[Span]) -> list[Anchor]: ...
-
-    def unresolved_records(self, ns: str) -> list[EvidenceRecord]: ...
-
     def all_records(self, ns: str) -> list[EvidenceRecord]: ...
-
-    def snapshot_versions(self, ns: str) -> list[SnapshotVersion]: ...
 
     # -- read path B: blocks ----------------------------------------------------------
     def watermark(self, ns: str) -> Watermark: ...

@@ -39,13 +39,11 @@ from graphmem.domain.keys import KEY_SEP, normalize_name
 from graphmem.domain.model import Status, VersionState
 from graphmem.store.neo4j.schema import install_schema, migrate
 from graphmem.store.protocol import (
-    Anchor,
     Closure,
     ClosureEdge,
     EraseScope,
     HeadRow,
     OpLogEntry,
-    SnapshotVersion,
     Span,
     Watermark,
 )
@@ -244,18 +242,8 @@ class Neo4jStore(_Reads):
                              tuple(_record(ev) for ev in e["evidence"])) for e in row["edges"]]
         return Closure(list(row["anchors"]), edges, [_record(r) for r in row["unresolved"]])
 
-    def anchors(self, spans: Sequence[Span]) -> list[Anchor]:
-        rows = self.run("anchors", {"spans": [asdict(s) for s in spans]})
-        return [Anchor(r["key"], r["name"]) for r in rows]
-
-    def unresolved_records(self, ns: str) -> list[EvidenceRecord]:
-        return [_record(r) for r in self.run("unresolved_records", {"ns": ns})]
-
     def all_records(self, ns: str) -> list[EvidenceRecord]:
         return [_record(r) for r in self.run("all_records", {"ns": ns})]
-
-    def snapshot_versions(self, ns: str) -> list[SnapshotVersion]:
-        return [SnapshotVersion(**r) for r in self.run("graph_snapshot", {"ns": ns})]
 
     # -- read path B: blocks ------------------------------------------------------------
     def watermark(self, ns: str) -> Watermark:
