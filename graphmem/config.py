@@ -217,7 +217,7 @@ class MemoryConfig:
         if self.extractor == "chat":
             from graphmem.extract.chat import ChatExtractor
 
-            return ChatExtractor(registry or self.registry, timezone_name=self.timezone)
+            return ChatExtractor(registry or self.registry, timezone=self.timezone)
         from graphmem.extract.llm import LLMExtractor
         from graphmem.llm.ollama import DEFAULT_MODEL, OllamaClient
 

@@ -153,7 +153,15 @@ Factory = Callable[[dict[str, Any]], Any]
 
 
 def chat_factory(thread: dict[str, Any]) -> ChatExtractor:
-    return ChatExtractor()
+    """A chat extractor reading the thread in its own time zone (its messages' offset)."""
+    return ChatExtractor(timezone=_offset_tz(thread["messages"][0]["time"]))
+
+
+def thread_records(thread: dict[str, Any]) -> list[Record]:
+    """The thread's messages as the records an agent would write, in order."""
+    return [Record(m["text"], speaker=m["speaker"], participants=tuple(thread["participants"]),
+                   observed_at=m["time"], source=thread["id"], pos=pos)
+            for pos, m in enumerate(thread["messages"])]
 
 
 def score_thread(thread: dict[str, Any], index: int, factory: Factory = chat_factory) -> Score:
@@ -162,15 +170,10 @@ def score_thread(thread: dict[str, Any], index: int, factory: Factory = chat_fac
     controller = Controller()
     states: dict[str, KeyState] = {}
     plan = Plan()
-    for pos, msg in enumerate(thread["messages"]):
-        record = Record(msg["text"], speaker=msg["speaker"],
-                        participants=tuple(thread["participants"]),
-                        observed_at=msg["time"], source=thread["id"], pos=pos)
+    for pos, (msg, record) in enumerate(zip(thread["messages"], thread_records(thread),
+                                            strict=True)):
         t0 = time.perf_counter()
-        if isinstance(extractor, ChatExtractor):
-            got = extractor.extract(record, tz=_offset_tz(msg["time"]))
-        else:
-            got = extractor.extract(record)
+        got = extractor.extract(record)
         sc.seconds += time.perf_counter() - t0
         preds = list(got.facts)
         golds = msg["facts"]
@@ -256,21 +259,14 @@ def score_extractor(langs: Iterable[str] = ("en", "ko"), factory: Factory = chat
 def throughput(langs: Iterable[str] = ("en", "ko"), repeats: int = 3,
                fixtures: Path = FIXTURES) -> float:
     """Messages per second through ChatExtractor.extract, records built beforehand."""
-    batches = []
-    for lang in langs:
-        for thread in load(lang, fixtures):
-            recs = [(Record(m["text"], speaker=m["speaker"],
-                            participants=tuple(thread["participants"]),
-                            observed_at=m["time"], source=thread["id"]),
-                     _offset_tz(m["time"])) for m in thread["messages"]]
-            batches.append(recs)
+    threads = [(t, thread_records(t)) for lang in langs for t in load(lang, fixtures)]
     n, t = 0, 0.0
     for _ in range(repeats):
-        for recs in batches:
-            ex = ChatExtractor()
+        for thread, recs in threads:
+            ex = chat_factory(thread)
             t0 = time.perf_counter()
-            for r, tz in recs:
-                ex.extract(r, tz=tz)
+            for r in recs:
+                ex.extract(r)
             t += time.perf_counter() - t0
             n += len(recs)
     return n / t if t else 0.0

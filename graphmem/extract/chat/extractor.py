@@ -163,10 +163,15 @@ class ChatExtractor:
     name = "chat"
 
     def __init__(self, registry: RelationRegistry | None = None, *,
-                 known_names: Iterable[str] = (), timezone_name: str = "UTC") -> None:
+                 known_names: Iterable[str] = (), timezone: str | tzinfo = "UTC") -> None:
         self.registry = registry or RelationRegistry()
         self.known_names = [n for n in known_names if n and n.strip()]
-        self.tz: tzinfo = UTC if timezone_name == "UTC" else ZoneInfo(timezone_name)
+        # The users' time zone: "tomorrow" and "Friday" are read in it (an IANA name or a
+        # tzinfo such as a message's own fixed offset).
+        if isinstance(timezone, tzinfo):
+            self.tz: tzinfo = timezone
+        else:
+            self.tz = UTC if timezone == "UTC" else ZoneInfo(timezone)
         # Bounded: the oldest conversations and keys are forgotten first (the memory itself
         # keeps everything; this is only what the extractor remembers for context).
         self._conversations: OrderedDict[str, _Conversation] = OrderedDict()
@@ -177,7 +182,7 @@ class ChatExtractor:
         self._kinds: dict[tuple[str, str], str] = {}
 
     # -- the Extractor interface ---------------------------------------------------------
-    def extract(self, record: Record, *, tz: tzinfo | None = None) -> Extraction:
+    def extract(self, record: Record) -> Extraction:
         if len(record.text) > MAX_MESSAGE_CHARS:
             # A document, not a chat message: kept raw, and the rules stay linear.
             return Extraction.unresolved(
@@ -192,7 +197,7 @@ class ChatExtractor:
             while len(self._conversations) > MAX_CONVERSATIONS:
                 self._conversations.popitem(last=False)
         self._conversations.move_to_end(cid)
-        now = self._now(record, tz)
+        now = self._now(record)
         people = self._people(record)
         facts: list[Fact] = []
         unclear: list[str] = []
@@ -212,7 +217,7 @@ class ChatExtractor:
         """A fresh extractor with these settings for one namespace: context and
         vocabulary never cross namespaces."""
         return ChatExtractor(registry, known_names=self.known_names,
-                             timezone_name=getattr(self.tz, "key", "UTC"))
+                             timezone=self.tz)
 
     def _trim(self) -> None:
         while len(self._heads) > MAX_KEYS:
@@ -232,10 +237,10 @@ class ChatExtractor:
         people = sorted({*record.participants, *([record.speaker] if record.speaker else [])})
         return "people:" + "|".join(people)
 
-    def _now(self, record: Record, tz: tzinfo | None) -> datetime:
+    def _now(self, record: Record) -> datetime:
         t = record.stated_at or record.observed_at
         when = datetime.fromisoformat(t) if t else datetime.now(UTC)
-        return when.astimezone(tz or self.tz)
+        return when.astimezone(self.tz)
 
     def _people(self, record: Record) -> list[str]:
         names = [*([record.speaker] if record.speaker else []), *record.participants,
