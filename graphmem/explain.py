@@ -12,6 +12,7 @@ import hashlib
 import json
 import urllib.parse
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from graphmem._cypher import cypher
@@ -24,11 +25,13 @@ from graphmem.store.protocol import Store
 __all__ = ["BrowserTarget", "believed_at", "browser_link", "explain"]
 
 
+@dataclass(frozen=True)
 class BrowserTarget:
     """Where Neo4j Browser is, so an explanation can carry a link that opens its query."""
 
-    def __init__(self, http_url: str | None, bolt_url: str | None, no_auth: bool) -> None:
-        self.http_url, self.bolt_url, self.no_auth = http_url, bolt_url, no_auth
+    http_url: str | None
+    bolt_url: str | None
+    no_auth: bool
 
 
 def explain(store: Store, ns: str, subject: str, relation: str, *, set_valued: bool,

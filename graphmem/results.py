@@ -7,7 +7,7 @@ interface produced it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, TypeVar
 
 from graphmem.domain.evidence import Evidence, EvidenceRecord
@@ -205,8 +205,7 @@ class EraseReport:
 def evidence_to_dict(ev: Evidence) -> dict[str, Any]:
     return {
         "text": ev.text, "chars": ev.chars,
-        "records": [{"pos": r.pos, "text": r.text, "id": r.id, "speaker": r.speaker,
-                     "observed_at": r.observed_at} for r in ev.records],
+        "records": [asdict(r) for r in ev.records],
         "anchors": ev.anchors, "keys": ev.keys, "fallback": ev.fallback,
         "control": ev.control, "hops": ev.hops, "truncated": ev.truncated,
         "stats": ev.stats,

@@ -24,7 +24,7 @@ import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -131,10 +131,10 @@ class Score:
         return self.closes_right / self.changes_predicted if self.changes_predicted else 1.0
 
     def add(self, other: Score) -> None:
-        for name in ("messages", "gold", "predicted", "right", "exact_intent",
-                     "changes_with_previous", "changes_predicted", "closes_right",
-                     "no_fact_messages", "no_fact_with_prediction", "seconds"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for f in fields(self):  # every count and the time add up
+            mine = getattr(self, f.name)
+            if isinstance(mine, int | float):
+                setattr(self, f.name, mine + getattr(other, f.name))
         for mine, theirs in ((self.by_type, other.by_type), (self.by_intent, other.by_intent),
                              (self.by_tag, other.by_tag)):
             for k, (a, b) in theirs.items():

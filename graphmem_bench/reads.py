@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from graphmem.domain.evidence import EvidenceRecord
+from graphmem.store.neo4j.store import evidence_record
 from graphmem.store.protocol import Span
 
 __all__ = ["Anchor", "NamedQueries", "SnapshotVersion", "anchors", "snapshot_versions",
@@ -48,17 +49,13 @@ class SnapshotVersion:
     evidence: list[int]  # positions of the supporting records
 
 
-def _record(r: dict[str, Any]) -> EvidenceRecord:
-    return EvidenceRecord(r["pos"], r["text"], r["record_id"], r["speaker"], r["observed_at"])
-
-
 def anchors(store: NamedQueries, spans: Sequence[Span]) -> list[Anchor]:
     rows = store.run("anchors", {"spans": [asdict(s) for s in spans]})
     return [Anchor(r["key"], r["name"]) for r in rows]
 
 
 def unresolved_records(store: NamedQueries, ns: str) -> list[EvidenceRecord]:
-    return [_record(r) for r in store.run("unresolved_records", {"ns": ns})]
+    return [evidence_record(r) for r in store.run("unresolved_records", {"ns": ns})]
 
 
 def snapshot_versions(store: NamedQueries, ns: str) -> list[SnapshotVersion]:

@@ -48,7 +48,7 @@ from graphmem.store.protocol import (
     Watermark,
 )
 
-__all__ = ["Neo4jStore", "TxStore", "kid_of"]
+__all__ = ["Neo4jStore", "TxStore", "evidence_record", "kid_of"]
 
 T = TypeVar("T")
 
@@ -120,7 +120,8 @@ def _mapped(what: str) -> Iterator[None]:
         raise StoreUnavailableError(f"Neo4j failed the {what}: {exc}") from exc
 
 
-def _record(r: Mapping[str, Any]) -> EvidenceRecord:
+def evidence_record(r: Mapping[str, Any]) -> EvidenceRecord:
+    """A record row of the named queries (``pos, text, record_id, speaker, observed_at``)."""
     return EvidenceRecord(r["pos"], r["text"], r["record_id"], r["speaker"], r["observed_at"])
 
 
@@ -239,11 +240,13 @@ class Neo4jStore(_Reads):
         row = self.run("evidence_cmc", {"spans": [asdict(s) for s in spans], "hops": hops,
                                         "ns": ns})[0]
         edges = [ClosureEdge(e["key"], e["subject"], e["relation"], int(e["depth"]),
-                             tuple(_record(ev) for ev in e["evidence"])) for e in row["edges"]]
-        return Closure(list(row["anchors"]), edges, [_record(r) for r in row["unresolved"]])
+                             tuple(evidence_record(ev) for ev in e["evidence"]))
+                 for e in row["edges"]]
+        return Closure(list(row["anchors"]), edges,
+                       [evidence_record(r) for r in row["unresolved"]])
 
     def all_records(self, ns: str) -> list[EvidenceRecord]:
-        return [_record(r) for r in self.run("all_records", {"ns": ns})]
+        return [evidence_record(r) for r in self.run("all_records", {"ns": ns})]
 
     # -- read path B: blocks ------------------------------------------------------------
     def watermark(self, ns: str) -> Watermark:
