@@ -6,11 +6,16 @@ section of a Markdown file (between ``<!-- name:start -->`` and ``<!-- name:end 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 import graphmem_bench.controls  # noqa: F401  (registers the baseline evidence controls)
+
+if TYPE_CHECKING:
+    from graphmem.memory import Memory
 
 DATA_DEFAULT = "../shared/data"
 
@@ -46,14 +51,9 @@ def bench_pmem(ctx: click.Context, cases: int, seed: int, write: str | None) -> 
     """
     import time
 
-    from graphmem.memory import Memory
     from graphmem_bench import pmem
 
-    Memory.connect(ctx.obj["uri"], "pmem-schema").close()  # starts Neo4j, installs the schema
-
-    def connect(ns: str, **overrides: object) -> Memory:
-        return Memory.connect(ctx.obj["uri"], ns, install_schema=False, **overrides)
-
+    connect = _memories(ctx.obj["uri"], "pmem-schema")
     t0 = time.perf_counter()
     rows = pmem.run(connect, cases=cases, seed=seed, progress=lambda m: click.echo(m, err=True))
     text = pmem.table(rows)
@@ -81,26 +81,16 @@ def bench_factconsolidation(ctx: click.Context, data_dir: str, write: str | None
     Example:
       graphmem-bench factconsolidation --data ../shared/data --write BENCHMARKS.md --plots docs
     """
-    from graphmem.memory import Memory
     from graphmem_bench import factconsolidation as fc
 
-    Memory.connect(ctx.obj["uri"], "fc-schema").close()
     fixture = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / \
         "factconsolidation_mh_ko.json"
-    def connect(ns: str, **overrides: object) -> Memory:
-        return Memory.connect(ctx.obj["uri"], ns, install_schema=False, **overrides)
-
-    res = fc.run(connect, data_dir, korean_fixture=fixture,
+    res = fc.run(_memories(ctx.obj["uri"], "fc-schema"), data_dir, korean_fixture=fixture,
                  progress=lambda m: click.echo(m, err=True))
     cmd = f"graphmem-bench factconsolidation --data {data_dir}" + (
         f" --write {write}" if write else "") + (f" --plots {plot_dir}" if plot_dir else "")
-    text = fc.markdown(res, cmd)
-    if plot_dir:
-        for p in fc.plots(res, Path(plot_dir)):
-            text += f"\n![{p.stem}]({p.as_posix()})\n"
-    click.echo(text)
-    if write:
-        _replace_section(Path(write), "factconsolidation", text)
+    _publish(fc.markdown(res, cmd), "factconsolidation", write,
+             fc.plots(res, Path(plot_dir)) if plot_dir else ())
 
 
 @main.command("blocks")
@@ -123,13 +113,9 @@ def bench_blocks(ctx: click.Context, data_dir: str, seeds: int, langs: str, size
     Example:
       graphmem-bench blocks --seeds 5 --write BENCHMARKS.md --plots docs
     """
-    from graphmem.memory import Memory
     from graphmem_bench import blocks_run as br
 
-    Memory.connect(ctx.obj["uri"], "blk-schema").close()
-
-    def connect(ns: str, **overrides: object) -> Memory:
-        return Memory.connect(ctx.obj["uri"], ns, install_schema=False, **overrides)
+    connect = _memories(ctx.obj["uri"], "blk-schema")
 
     def say(m: str) -> None:
         click.echo(m, err=True)
@@ -145,13 +131,8 @@ def bench_blocks(ctx: click.Context, data_dir: str, seeds: int, langs: str, size
     res.locomo = br.locomo_run(connect, data_dir, say)
     cmd = (f"graphmem-bench blocks --seeds {seeds} --langs {langs} --sizes {sizes}"
            + (f" --write {write}" if write else "") + (f" --plots {plot_dir}" if plot_dir else ""))
-    text = br.markdown(res, cmd, seed_list)
-    if plot_dir:
-        for p in br.plots(res, Path(plot_dir)):
-            text += f"\n![{p.stem}]({p.as_posix()})\n"
-    click.echo(text)
-    if write:
-        _replace_section(Path(write), "blocks", text)
+    _publish(br.markdown(res, cmd, seed_list), "blocks", write,
+             br.plots(res, Path(plot_dir)) if plot_dir else ())
 
 
 @main.command("service")
@@ -175,10 +156,7 @@ def bench_service(ctx: click.Context, data_dir: str, clients: int, seconds: floa
                            progress=lambda m: click.echo(m, err=True))
     cmd = (f"graphmem-bench service --clients {clients} --seconds {seconds:g}"
            + (f" --write {write}" if write else ""))
-    text = service_load.markdown(res, cmd)
-    click.echo(text)
-    if write:
-        _replace_section(Path(write), "service", text)
+    _publish(service_load.markdown(res, cmd), "service", write)
 
 
 @main.command("extraction")
@@ -206,9 +184,30 @@ def bench_extraction(write: str | None, misses_dir: str | None) -> None:
     if misses_dir:
         for p in ex.write_misses(scores, Path(misses_dir)):
             text += f"\nEvery miss: [{p.name}]({p.as_posix()})\n"
+    _publish(text, "extraction", write)
+
+
+def _memories(uri: str | None, schema_namespace: str) -> Callable[..., Memory]:
+    """Start Neo4j and install the schema once, then open namespaces without reinstalling
+    it; ``connect(ns, **overrides)`` takes ``MemoryConfig`` overrides."""
+    from graphmem.memory import Memory
+
+    Memory.connect(uri, schema_namespace).close()
+
+    def connect(ns: str, **overrides: object) -> Memory:
+        return Memory.connect(uri, ns, install_schema=False, **overrides)
+
+    return connect
+
+
+def _publish(text: str, section: str, write: str | None, figures: Iterable[Path] = ()) -> None:
+    """Print a benchmark's Markdown (with its figures) and, with --write, replace its
+    section of that file."""
+    for p in figures:
+        text += f"\n![{p.stem}]({p.as_posix()})\n"
     click.echo(text)
     if write:
-        _replace_section(Path(write), "extraction", text)
+        _replace_section(Path(write), section, text)
 
 
 def _replace_section(path: Path, name: str, body: str) -> None:
