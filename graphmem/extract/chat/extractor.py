@@ -179,6 +179,7 @@ class ChatExtractor:
         self._subjects: dict[str, str] = {}
         self._table: tuple[tuple[int, int, int],
                            list[tuple[str, tuple[str, ...], tuple[str, ...]]]] | None = None
+        self._owner_vocabularies: dict[str, tuple[list[str], str, frozenset[str]]] = {}
         self._kinds: dict[tuple[str, str], str] = {}
 
     # -- the Extractor interface ---------------------------------------------------------
@@ -512,15 +513,10 @@ class ChatExtractor:
     def _owner(self, clause: str, v: ValueSpan, people: list[str],
                conv: _Conversation) -> str | None:
         kind = "time" if v.kind == "bare_time" else v.kind
-        nouns = sorted({n for rel, ns, kinds in self._relation_table() if kind in kinds
-                        for n in ns if rel not in ("date", "time", "room", "place")
-                        and len(n) >= 2 and not n.startswith("/")}, key=len, reverse=True)
+        nouns, alt, generic = self._owner_vocabulary(kind)
         if not nouns:
             return None
-        alt = "|".join(re.escape(n) for n in nouns)
         owners: list[str] = []
-        generic = {n.casefold() for _, ns, _ in self._relation_table() for n in ns} | \
-            {n.casefold() for n in cues.EVENT_NOUNS_KO} | _NOT_OWNERS
         if has_hangul(clause):
             for m in re.finditer(rf"(?:{alt})", clause):
                 # The words before the token the noun sits in ("별빛 총예산" → 별빛).
@@ -780,7 +776,25 @@ class ChatExtractor:
         signature = (len(reg.synonyms), len(reg.value_types), len(reg.cardinality))
         if self._table is None or self._table[0] != signature:
             self._table = (signature, self._build_relation_table())
+            self._owner_vocabularies = {}
         return self._table[1]
+
+    def _owner_vocabulary(self, kind: str) -> tuple[list[str], str, frozenset[str]]:
+        """For values of ``kind``: the nouns that have an owner (longest first), them as
+        one regex alternation, and the words that are never owners. Built once per
+        relation table, not per value."""
+        table = self._relation_table()
+        got = self._owner_vocabularies.get(kind)
+        if got is None:
+            nouns = sorted({n for rel, ns, kinds in table if kind in kinds for n in ns
+                            if rel not in ("date", "time", "room", "place")
+                            and len(n) >= 2 and not n.startswith("/")},
+                           key=len, reverse=True)
+            generic = frozenset({n.casefold() for _, ns, _ in table for n in ns}
+                                | {n.casefold() for n in cues.EVENT_NOUNS_KO} | _NOT_OWNERS)
+            got = (nouns, "|".join(re.escape(n) for n in nouns), generic)
+            self._owner_vocabularies[kind] = got
+        return got
 
     def _build_relation_table(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
         table = [(rel, tuple(dict.fromkeys((rel, *nouns))), kinds)
