@@ -21,6 +21,7 @@ __all__ = [
     "KEY_SEP",
     "Cardinality",
     "RelationRegistry",
+    "kid_of",
     "make_key",
     "normalize_name",
     "normalize_relation",
@@ -50,6 +51,11 @@ def normalize_relation(relation: str) -> str:
     s = unicodedata.normalize("NFKC", str(relation)).casefold().strip()
     s = _PUNCT.sub(" ", s)
     return _SPACE.sub("_", s.strip())
+
+
+def kid_of(ns: str, key: str) -> str:
+    """A key's id across namespaces (what versions, operations and heads are indexed by)."""
+    return f"{ns}/{key}"
 
 
 def make_key(subject: str, relation: str, value: str | None = None) -> str:

@@ -35,7 +35,7 @@ from graphmem._errors import (
 from graphmem.domain.block import ActiveRecord
 from graphmem.domain.controller import KeyState, Plan
 from graphmem.domain.evidence import EvidenceRecord
-from graphmem.domain.keys import KEY_SEP, normalize_name
+from graphmem.domain.keys import KEY_SEP, kid_of, normalize_name
 from graphmem.domain.model import Status, VersionState
 from graphmem.store.neo4j.schema import install_schema, migrate
 from graphmem.store.protocol import (
@@ -54,10 +54,6 @@ T = TypeVar("T")
 
 # Rows per UNWIND statement: large enough to amortize round trips, small enough for the heap.
 CHUNK = 5000
-
-
-def kid_of(ns: str, key: str) -> str:
-    return f"{ns}/{key}"
 
 
 def _chunks(rows: list[Any], size: int = CHUNK) -> Iterable[list[Any]]:
