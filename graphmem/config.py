@@ -32,6 +32,7 @@ __all__ = [
     "Identity",
     "MemoryConfig",
     "Tokenizer",
+    "check_number",
 ]
 
 Identity = Literal["posterior", "hard", "participant", "none"]
@@ -51,11 +52,19 @@ def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
     return str(value)
 
 
-def _number(name: str, value: object, low: float, high: float, integer: bool = False) -> None:
+def check_number(name: str, value: object, low: float, high: float,
+                 integer: bool = False) -> None:
+    """``value`` must be a number (an integer when asked) from ``low`` to ``high``; the
+    one bounds check of every setting."""
     kind = int if integer else (int, float)
     if isinstance(value, bool) or not isinstance(value, kind) or not low <= value <= high:
         what = "an integer" if integer else "a number"
-        raise InvalidInputError(f"{name} must be {what} from {low:g} to {high:g}, got {value!r}")
+        raise InvalidInputError(
+            f"{name} must be {what} from {_plain(low)} to {_plain(high)}, got {value!r}")
+
+
+def _plain(x: float) -> str:
+    return str(x) if isinstance(x, int) else f"{x:g}"
 
 
 @dataclass(frozen=True)
@@ -81,11 +90,11 @@ class BlockOptions:
     def __post_init__(self) -> None:
         _choice("identity", self.identity, get_args(Identity))
         _choice("gate", self.gate, get_args(Gate))
-        _number("deadline_ms", self.deadline_ms, 0, MAX_DEADLINE_MS)
-        _number("k", self.k, 1, MAX_BLOCK_LINES, integer=True)
-        _number("max_chars", self.max_chars, 40, MAX_BLOCK_CHARS, integer=True)
-        _number("tau", self.tau, 0.0, 1.0)
-        _number("margin", self.margin, 0.0, 1.0)
+        check_number("deadline_ms", self.deadline_ms, 0, MAX_DEADLINE_MS)
+        check_number("k", self.k, 1, MAX_BLOCK_LINES, integer=True)
+        check_number("max_chars", self.max_chars, 40, MAX_BLOCK_CHARS, integer=True)
+        check_number("tau", self.tau, 0.0, 1.0)
+        check_number("margin", self.margin, 0.0, 1.0)
         if not isinstance(self.fresh, bool):
             raise InvalidInputError(f"fresh must be true or false, got {self.fresh!r}")
 
@@ -159,7 +168,7 @@ class MemoryConfig:
             raise InvalidInputError(
                 f"unknown timezone {self.timezone!r}; use an IANA name such as 'Asia/Seoul'"
             ) from None
-        _number("ollama_timeout", self.ollama_timeout, 0.1, 3600)
+        check_number("ollama_timeout", self.ollama_timeout, 0.1, 3600)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> MemoryConfig:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from graphmem._errors import InvalidInputError
-from graphmem.config import MemoryConfig, RegistryFactory
+from graphmem.config import MemoryConfig, RegistryFactory, check_number
 from graphmem.llm.ollama import DEFAULT_MODEL
 from graphmem.service.auth import KeySpec, parse_api_keys
 
@@ -53,11 +53,7 @@ class Settings:
                   "reader_timeout": (0.1, 3600), "write_wait_seconds": (0, 3600),
                   "max_cached_namespaces": (1, 100_000)}
         for name, (low, high) in bounds.items():
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) \
-                    or not low <= value <= high:
-                raise InvalidInputError(f"{name} must be a number from {low} to {high}, "
-                                        f"got {value!r}")
+            check_number(name, getattr(self, name), low, high)
         if not isinstance(self.memory, MemoryConfig):
             raise InvalidInputError("memory must be a MemoryConfig")
         if self.memory.neo4j_uri is None:
