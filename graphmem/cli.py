@@ -24,6 +24,43 @@ def _json(obj: Any) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False, indent=2, default=str))
 
 
+_extractor_options = [
+    click.option("--extractor", type=click.Choice(EXTRACTOR_NAMES), default=None,
+                 help="How records without facts are read: none (kept raw), chat (rules, no "
+                 "model), llm (Ollama). Default: $GRAPHMEM_EXTRACTOR, else none."),
+    click.option("--ollama-url", default=None,
+                 help="Ollama base URL for --extractor llm (default: $GRAPHMEM_OLLAMA_URL)."),
+    click.option("--ollama-model", default=None,
+                 help="Ollama model for --extractor llm (default: $GRAPHMEM_OLLAMA_MODEL)."),
+]
+
+
+def _with_extractor_options(f):
+    for opt in reversed(_extractor_options):
+        f = opt(f)
+    return f
+
+
+def _memory_overrides(extractor: str | None, ollama_url: str | None,
+                      ollama_model: str | None) -> dict[str, Any]:
+    given = {"extractor": extractor, "ollama_url": ollama_url, "ollama_model": ollama_model}
+    return {k: v for k, v in given.items() if v is not None}
+
+
+def _service_settings(ctx: click.Context, **overrides: Any):
+    """``Settings.from_env`` with the CLI's choices; starts the local Neo4j without a URI."""
+    from graphmem.service import Settings
+
+    uri = ctx.obj["uri"]
+    if uri is None:
+        from graphmem.local_neo4j import LocalNeo4j
+
+        local = LocalNeo4j()
+        uri = local.start().bolt_url
+        overrides.setdefault("neo4j_http_url", f"http://127.0.0.1:{local.http_port}")
+    return Settings.from_env(neo4j_uri=uri, **overrides)
+
+
 class _Group(click.Group):
     """Turns graphmem's own errors into one readable line and exit code 1."""
 
@@ -165,11 +202,10 @@ def demo(ctx: click.Context) -> None:
 @main.command()
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--batch-size", default=5000, show_default=True)
-@click.option("--extractor", type=click.Choice(EXTRACTOR_NAMES), default=None,
-              help="How records without facts are read (default: $GRAPHMEM_EXTRACTOR, "
-              "else none: kept raw).")
+@_with_extractor_options
 @click.pass_context
-def ingest(ctx: click.Context, path: str, batch_size: int, extractor: str | None) -> None:
+def ingest(ctx: click.Context, path: str, batch_size: int, extractor: str | None,
+           ollama_url: str | None, ollama_model: str | None) -> None:
     """Store records from a JSONL file (one record object per line).
 
     Each line: {"text": ..., "id": ..., "speaker": ..., "observed_at": ...,
@@ -188,7 +224,7 @@ def ingest(ctx: click.Context, path: str, batch_size: int, extractor: str | None
             click.echo(f"line {lineno}: {error}", err=True)
         else:
             rows.append(obj)
-    overrides = {"extractor": extractor} if extractor else {}
+    overrides = _memory_overrides(extractor, ollama_url, ollama_model)
     with _connect(ctx, **overrides) as mem:
         report = mem.ingest(rows, batch_size=batch_size, progress=True)
     for err in report.errors:
@@ -207,8 +243,11 @@ def ingest(ctx: click.Context, path: str, batch_size: int, extractor: str | None
 @click.option("--authority", default=None,
               type=click.Choice(["hearsay", "first_person", "official", "system"]))
 @click.option("--stated-at", default=None, help="When the value became true (ISO date).")
+@click.option("--record-id", default=None, help="The record's id (default: derived).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def remember(ctx: click.Context, subject: str, relation: str, value: str, **kw: Any) -> None:
+def remember(ctx: click.Context, subject: str, relation: str, value: str, as_json: bool,
+             **kw: Any) -> None:
     """Store one fact with its record.
 
     \b
@@ -217,14 +256,25 @@ def remember(ctx: click.Context, subject: str, relation: str, value: str, **kw: 
     """
     with _connect(ctx) as mem:
         r = mem.remember(subject, relation, value, **kw)
-    click.echo(f"{r.op}: {subject} / {relation} = {r.head!r} ({r.status})")
+    _write_result(r, subject, relation, as_json)
+
+
+def _write_result(r: Any, subject: str, relation: str, as_json: bool) -> None:
+    if as_json:
+        _json(r.to_dict())
+    else:
+        click.echo(f"{r.op}: {subject} / {relation} = {r.head!r} ({r.status})")
 
 
 @main.command()
 @click.argument("subject")
 @click.argument("relation")
+@click.option("--value", default=None, help="For a set-valued relation: the member to revoke.")
+@click.option("--text", default=None, help="The record's text (default: 'revoke: …').")
+@click.option("--speaker", default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def revoke(ctx: click.Context, subject: str, relation: str) -> None:
+def revoke(ctx: click.Context, subject: str, relation: str, as_json: bool, **kw: Any) -> None:
     """Take back the current value; the one before becomes current again.
 
     \b
@@ -232,14 +282,38 @@ def revoke(ctx: click.Context, subject: str, relation: str) -> None:
       graphmem revoke Minjun "5k personal best"
     """
     with _connect(ctx) as mem:
-        r = mem.revoke(subject, relation)
-    click.echo(f"{r.op}: {subject} / {relation} = {r.head!r} ({r.status})")
+        r = mem.revoke(subject, relation, **kw)
+    _write_result(r, subject, relation, as_json)
+
+
+@main.command()
+@click.argument("subject")
+@click.argument("relation")
+@click.argument("value")
+@click.option("--text", default=None, help="The record's text (default: 'confirmed: …').")
+@click.option("--speaker", default=None)
+@click.option("--authority", default=None,
+              type=click.Choice(["hearsay", "first_person", "official", "system"]))
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def resolve(ctx: click.Context, subject: str, relation: str, value: str, as_json: bool,
+            **kw: Any) -> None:
+    """Settle a contested key: VALUE becomes current, the others are contradicted.
+
+    \b
+    Example:
+      graphmem resolve Minjun "5k personal best" 26:40 --authority official
+    """
+    with _connect(ctx) as mem:
+        r = mem.resolve(subject, relation, value, **kw)
+    _write_result(r, subject, relation, as_json)
 
 
 @main.command()
 @click.argument("record_id")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
-def erase(ctx: click.Context, record_id: str) -> None:
+def erase(ctx: click.Context, record_id: str, as_json: bool) -> None:
     """Erase a record and every value only it supported (GDPR-style).
 
     \b
@@ -248,6 +322,9 @@ def erase(ctx: click.Context, record_id: str) -> None:
     """
     with _connect(ctx) as mem:
         r = mem.erase(record_id)
+    if as_json:
+        _json(r.to_dict())
+        return
     click.echo(f"erased {record_id}: {r.versions_removed} versions removed, "
                f"{r.keys_rematerialized} keys re-materialized")
 
@@ -281,8 +358,9 @@ def why(ctx: click.Context, subject: str, relation: str, as_json: bool) -> None:
 @main.command()
 @click.argument("subject")
 @click.argument("relation")
+@click.option("--json", "as_json", is_flag=True, help="Print the operations as JSON.")
 @click.pass_context
-def history(ctx: click.Context, subject: str, relation: str) -> None:
+def history(ctx: click.Context, subject: str, relation: str, as_json: bool) -> None:
     """The op log of one key, oldest first.
 
     \b
@@ -290,9 +368,51 @@ def history(ctx: click.Context, subject: str, relation: str) -> None:
       graphmem history Minjun "5k personal best"
     """
     with _connect(ctx) as mem:
-        for op in mem.history(subject, relation):
-            value = (op["fact"] or {}).get("value") or "-"
-            click.echo(f"{op['pos']:>6} {op['kind']:<8} {value:<20} {op['text']!r}")
+        ops = mem.history(subject, relation)
+    if as_json:
+        _json(ops)
+        return
+    for op in ops:
+        value = (op["fact"] or {}).get("value") or "-"
+        click.echo(f"{op['pos']:>6} {op['kind']:<8} {value:<20} {op['text']!r}")
+
+
+@main.command("as-of")
+@click.argument("subject")
+@click.argument("relation")
+@click.argument("at")
+@click.option("--axis", type=click.Choice(["valid", "transaction"]), default="valid",
+              show_default=True, help="valid: what held then; transaction: what memory "
+              "believed then.")
+@click.pass_context
+def as_of(ctx: click.Context, subject: str, relation: str, at: str, axis: str) -> None:
+    """The value that held at AT (an ISO date or datetime); exit 3 when none did.
+
+    \b
+    Example:
+      graphmem as-of Minjun "5k personal best" 2026-05-01
+    """
+    with _connect(ctx, install_schema=False) as mem:
+        value = mem.as_of(subject, relation, at, axis=axis)  # type: ignore[arg-type]
+    if value is None:
+        click.echo("(no value)")
+        sys.exit(3)
+    click.echo(value)
+
+
+@main.command()
+@click.option("--history", "with_history", is_flag=True,
+              help="Also say what each value replaced.")
+@click.pass_context
+def state(ctx: click.Context, with_history: bool) -> None:
+    """Every current value of the namespace, one 'subject relation = value' line each.
+
+    \b
+    Example:
+      graphmem -n alice state --history
+    """
+    with _connect(ctx, install_schema=False) as mem:
+        click.echo(mem.state("history" if with_history else "current"))
 
 
 @main.command()
@@ -349,43 +469,128 @@ def evidence(ctx: click.Context, question: str, hops: int, budget_chars: int, co
     click.echo(ev.text)
 
 
+@main.command()
+@click.argument("request")
+@click.option("--partner", default="", help="Who the message is to.")
+@click.option("--now", default=None, help="ISO-8601 time of the message (default: now).")
+@click.option("--fresh/--snapshot", default=None,
+              help="Read Neo4j now, or serve the in-memory snapshot (default: configured).")
+@click.option("--deadline-ms", type=float, default=None, help="A fresh read waits at most this.")
+@click.option("--k", type=int, default=None, help="At most this many lines.")
+@click.option("--max-chars", type=int, default=None, help="At most this many characters.")
+@click.option("--identity", default=None,
+              help="How the partner's namesakes are told apart: posterior, hard, participant, "
+              "none.")
+@click.option("--gate", default=None, help="When to abstain: slot, margin, none.")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole block as JSON.")
+@click.pass_context
+def block(ctx: click.Context, request: str, partner: str, now: str | None, as_json: bool,
+          **options: Any) -> None:
+    """The '[Relevant memory]' block for an unfinished message (empty: nothing to add).
+
+    \b
+    Example:
+      graphmem -n alice block "what time is standup tomorrow?" --partner "Minjun Kim"
+    """
+    from graphmem.service.wire import block_to_dict
+
+    given = {k: v for k, v in options.items() if v is not None}
+    with _connect(ctx, install_schema=False) as mem:
+        blk = mem.block(request, partner, now, **given)
+    if as_json:
+        _json(block_to_dict(blk))
+    elif blk.abstained:
+        click.echo(f"(no block: {blk.reason})")
+    else:
+        click.echo(blk.text)
+
+
+@main.command()
+@click.argument("question")
+@click.option("--reader-url", envvar="GRAPHMEM_READER_URL", required=True,
+              help="Ollama base URL of the reader LLM (default: $GRAPHMEM_READER_URL).")
+@click.option("--reader-model", envvar="GRAPHMEM_READER_MODEL", default=None,
+              help="The reader model (default: $GRAPHMEM_READER_MODEL, else the built-in).")
+@click.option("--hops", default=5, show_default=True, help="Closure depth (1-10).")
+@click.option("--budget", "budget_chars", default=60_000, show_default=True,
+              help="Characters of evidence, header included.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def answer(ctx: click.Context, question: str, reader_url: str, reader_model: str | None,
+           hops: int, budget_chars: int, as_json: bool) -> None:
+    """Evidence for QUESTION, then one call to the reader LLM.
+
+    \b
+    Example:
+      GRAPHMEM_READER_URL=http://localhost:11434 graphmem -n fc answer "Where does Ana live?"
+    """
+    from graphmem.llm.ollama import DEFAULT_MODEL, OllamaClient
+
+    reader = OllamaClient(reader_url, model=reader_model or DEFAULT_MODEL)
+    try:
+        with _connect(ctx, install_schema=False) as mem:
+            ans = mem.answer(question, reader, hops=hops, budget_chars=budget_chars)
+    finally:
+        reader.close()
+    if as_json:
+        _json(ans.to_dict())
+    else:
+        click.echo(ans.text)
+
+
 # -- the service -------------------------------------------------------------------------
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True)
 @click.option("--reader-url", envvar="GRAPHMEM_READER_URL", default=None,
               help="Ollama base URL for POST answer (default: $GRAPHMEM_READER_URL; none: 503).")
+@_with_extractor_options
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, reader_url: str | None) -> None:
-    """Run the REST API: /v1/{namespace}/…, OpenAPI docs at /docs.
+def serve(ctx: click.Context, host: str, port: int, reader_url: str | None,
+          extractor: str | None, ollama_url: str | None, ollama_model: str | None) -> None:
+    """Run the REST API (/v1/{namespace}/…, docs at /docs) and MCP (/mcp/{namespace}).
 
-    API keys come from $GRAPHMEM_API_KEYS as JSON, key → namespaces ("*": any).
+    API keys come from $GRAPHMEM_API_KEYS as JSON, key → namespaces ("*": any); both
+    the REST routes and the MCP endpoint require one.
     Without --uri/$NEO4J_URI the local Neo4j is started (or reused).
 
     \b
     Example:
-      GRAPHMEM_API_KEYS='{"dev-key-0001": "*"}' graphmem serve --port 8000
+      GRAPHMEM_API_KEYS='{"dev-key-0001": "*"}' graphmem serve --port 8000 --extractor chat
     """
     import uvicorn
 
-    from graphmem.service import Settings, create_app
+    from graphmem.service import create_app
 
-    overrides: dict[str, Any] = {}
-    uri = ctx.obj["uri"]
-    if uri is None:
-        from graphmem.local_neo4j import LocalNeo4j
-
-        local = LocalNeo4j()
-        uri = local.start().bolt_url
-        overrides["neo4j_http_url"] = f"http://127.0.0.1:{local.http_port}"
-    overrides["neo4j_uri"] = uri
+    overrides = _memory_overrides(extractor, ollama_url, ollama_model)
     if reader_url:
         overrides["reader_url"] = reader_url
-    settings = Settings.from_env(**overrides)
+    settings = _service_settings(ctx, **overrides)
     if not settings.api_keys:
         click.echo("warning: GRAPHMEM_API_KEYS is not set; every /v1 request will get 401",
                    err=True)
     uvicorn.run(create_app(settings), host=host, port=port)
+
+
+@main.command()
+@_with_extractor_options
+@click.pass_context
+def mcp(ctx: click.Context, extractor: str | None, ollama_url: str | None,
+        ollama_model: str | None) -> None:
+    """Serve the namespace to an MCP client over stdio (an agent starts this command).
+
+    The tools: remember, evidence, memory_block, why, history, revoke, resolve, erase,
+    audit; "why" is also a resource. Over HTTP, `graphmem serve` offers the same tools at
+    /mcp/{namespace} with API keys. Needs the [mcp] extra.
+
+    \b
+    Example:
+      graphmem -n alice mcp --extractor chat
+    """
+    from graphmem.mcp_server import serve_stdio
+
+    settings = _service_settings(ctx, **_memory_overrides(extractor, ollama_url, ollama_model))
+    serve_stdio(settings, ctx.obj["namespace"])
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import asyncio
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 from urllib.parse import quote
 
 import httpx
@@ -170,6 +170,15 @@ class _Calls:
     def _history_call(self, subject: str, relation: str) -> _Call[Rows]:
         return self._key_call("history", subject, relation, lambda d: d["operations"])
 
+    def _as_of_call(self, subject: str, relation: str, at: str,
+                    axis: str) -> _Call[str | None]:
+        return _Call("GET", self._p("as_of"), lambda d: d["value"],
+                     params={"subject": subject, "relation": relation, "at": at, "axis": axis})
+
+    def _state_call(self, disclosure: str) -> _Call[str]:
+        return _Call("GET", self._p("state"), lambda d: d["text"],
+                     params={"disclosure": disclosure})
+
     def _health_call(self) -> _Call[dict[str, Any]]:
         return _Call("GET", "/healthz", dict)
 
@@ -291,6 +300,15 @@ class Client(_Calls):
     def history(self, subject: str, relation: str) -> list[dict[str, Any]]:
         return self._do(self._history_call(subject, relation))
 
+    def as_of(self, subject: str, relation: str, at: str,
+              axis: Literal["valid", "transaction"] = "valid") -> str | None:
+        """The value that held at ``at`` (valid time), or that memory believed then."""
+        return self._do(self._as_of_call(subject, relation, at, axis))
+
+    def state(self, disclosure: Literal["current", "history"] = "current") -> str:
+        """Every current value as ``key = value`` lines; with history, what each replaced."""
+        return self._do(self._state_call(disclosure))
+
     def audit(self, name: str) -> list[dict[str, Any]]:
         return self._do(self._audit_call(name))
 
@@ -402,6 +420,15 @@ class AsyncClient(_Calls):
 
     async def history(self, subject: str, relation: str) -> list[dict[str, Any]]:
         return await self._do(self._history_call(subject, relation))
+
+    async def as_of(self, subject: str, relation: str, at: str,
+                    axis: Literal["valid", "transaction"] = "valid") -> str | None:
+        """The value that held at ``at`` (valid time), or that memory believed then."""
+        return await self._do(self._as_of_call(subject, relation, at, axis))
+
+    async def state(self, disclosure: Literal["current", "history"] = "current") -> str:
+        """Every current value as ``key = value`` lines; with history, what each replaced."""
+        return await self._do(self._state_call(disclosure))
 
     async def audit(self, name: str) -> list[dict[str, Any]]:
         return await self._do(self._audit_call(name))

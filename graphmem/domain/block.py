@@ -75,6 +75,8 @@ class Block:
     slot: str | None = None
     posterior: dict[str, float] = field(default_factory=dict)
     latency_ms: float = 0.0
+    served: str = "snapshot"  # "fresh": read from Neo4j for this call; "snapshot": the RCU copy
+    snapshot_age_ms: float = 0.0  # how old the snapshot was when it served (0 when fresh)
 
     @property
     def line_texts(self) -> list[str]:

@@ -208,6 +208,9 @@ class BlockServer:
                 fell_back = True
             if block is None:
                 block = self._compose(req, snap, None)
+                block.snapshot_age_ms = max(0.0, (time.time() - snap.built_at) * 1000)
+            else:
+                block.served = "fresh"
             block.fell_back = fell_back
         except Exception as exc:  # never let a block request fail the caller's reply
             log.exception("block request failed")

@@ -10,6 +10,9 @@ LLM.
     from graphmem.service import Settings, create_app
     app = create_app(Settings.from_env())      # uvicorn --factory graphmem.service.app:app_from_env
 
+The same app serves MCP (streamable HTTP) at ``/mcp/{namespace}``: the tools of
+``graphmem.mcp_server`` over the same ``Service``, behind the same API keys.
+
 ``ServiceThread`` serves an app from a background thread (tests, notebooks).
 """
 
@@ -59,12 +62,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     ``app.state.graphmem`` is its ``Service``; it is closed when the app shuts down.
     """
+    from graphmem.mcp_server import McpEndpoint
+
     settings = settings or Settings.from_env()
     svc = Service(settings)
+    mcp = McpEndpoint(svc)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        yield
+        async with mcp.running():
+            yield
         svc.close()
 
     app = _GraphmemAPI(
@@ -77,6 +84,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
     install_error_handlers(app)
     app.include_router(router)
+    # MCP over streamable HTTP, with the same keys and namespaces as the REST routes.
+    app.add_route("/mcp/{namespace}", mcp, include_in_schema=False)
     return app
 
 

@@ -8,7 +8,7 @@ writes) and returns the result's one JSON form. Errors are raised, never built h
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
@@ -23,6 +23,7 @@ from graphmem.service.auth import KeyRing
 from graphmem.service.schemas import (
     AnswerIn,
     AnswerOut,
+    AsOfOut,
     AuditOut,
     BlockIn,
     BlockOut,
@@ -39,6 +40,7 @@ from graphmem.service.schemas import (
     RememberIn,
     ResolveIn,
     RevokeIn,
+    StateOut,
     WriteResultOut,
 )
 from graphmem.service.state import Service
@@ -224,6 +226,26 @@ def history(svc: Svc, ns: Ns, subject: Annotated[str, Query()],
     """The op log of one key, oldest first."""
     ops = svc.memory(ns).history(subject, relation)
     return {"subject": subject, "relation": relation, "operations": ops}
+
+
+@router.get(V1 + "/as_of", tags=["read"], response_model=AsOfOut, operation_id="as_of",
+            responses=_responses(*_COMMON))
+def as_of(svc: Svc, ns: Ns, subject: Annotated[str, Query()], relation: Annotated[str, Query()],
+          at: Annotated[str, Query(description="ISO-8601 date or datetime")],
+          axis: Annotated[Literal["valid", "transaction"], Query()] = "valid") -> dict[str, Any]:
+    """The value that held at ``at`` (valid time), or that memory believed then
+    (transaction time)."""
+    value = svc.memory(ns).as_of(subject, relation, at, axis=axis)
+    return {"subject": subject, "relation": relation, "at": at, "axis": axis, "value": value}
+
+
+@router.get(V1 + "/state", tags=["read"], response_model=StateOut, operation_id="state",
+            responses=_responses(*_COMMON))
+def state(svc: Svc, ns: Ns,
+          disclosure: Annotated[Literal["current", "history"], Query()] = "current",
+          ) -> dict[str, Any]:
+    """Every current value, one line each; with ``history``, what each replaced."""
+    return {"disclosure": disclosure, "text": svc.memory(ns).state(disclosure)}
 
 
 @router.get(V1 + "/audit/{name}", tags=["read"], response_model=AuditOut, operation_id="audit",

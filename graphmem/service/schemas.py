@@ -282,6 +282,22 @@ class BlockOut(BaseModel):
     slot: str | None
     posterior: dict[str, float]
     latency_ms: float
+    served: Literal["snapshot", "fresh"] = Field(
+        description="fresh: read from Neo4j for this call; snapshot: the in-memory copy")
+    snapshot_age_ms: float = Field(description="age of the snapshot that served (0 if fresh)")
+
+
+class AsOfOut(BaseModel):
+    subject: str
+    relation: str
+    at: str
+    axis: Literal["valid", "transaction"]
+    value: str | None = Field(description="the value then; null when none held")
+
+
+class StateOut(BaseModel):
+    disclosure: Literal["current", "history"]
+    text: str = Field(description="one 'subject relation = value' line per current value")
 
 
 class JobOut(BaseModel):

@@ -39,7 +39,7 @@ def _release(mem: Memory) -> None:
 class Service:
     """The shared state behind the routes."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, needs_keys: bool = True) -> None:
         self.settings = settings
         self.keys = KeyRing(parse_api_keys(settings.api_keys))
         self.jobs = Jobs()
@@ -49,7 +49,7 @@ class Service:
         self._write_locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
         self._reader: OllamaClient | None = None
-        if not self.keys:
+        if needs_keys and not self.keys:
             log.warning("no API keys configured (GRAPHMEM_API_KEYS): every /v1 request "
                         "will be refused with 401")
 

@@ -41,6 +41,7 @@ def block_to_dict(block: Block) -> dict[str, Any]:
                   for ln in block.lines],
         "abstained": block.abstained, "fell_back": block.fell_back, "reason": block.reason,
         "slot": block.slot, "posterior": dict(block.posterior), "latency_ms": block.latency_ms,
+        "served": block.served, "snapshot_age_ms": block.snapshot_age_ms,
     }
 
 
@@ -53,5 +54,6 @@ def block_from_dict(d: Any) -> Block:
         fell_back=bool(d.get("fell_back", False)), reason=d.get("reason", ""),
         slot=d.get("slot"), posterior={str(k): float(v) for k, v in
                                        (d.get("posterior") or {}).items()},
-        latency_ms=float(d.get("latency_ms", 0.0)),
+        latency_ms=float(d.get("latency_ms", 0.0)), served=str(d.get("served", "snapshot")),
+        snapshot_age_ms=float(d.get("snapshot_age_ms", 0.0)),
     )

@@ -482,7 +482,8 @@ def test_openapi_documents_every_route_with_models(service: ServiceThread) -> No
         "/v1/{namespace}/remember", "/v1/{namespace}/revoke", "/v1/{namespace}/resolve",
         "/v1/{namespace}/records/{record_id}", "/v1/{namespace}/evidence",
         "/v1/{namespace}/answer", "/v1/{namespace}/why", "/v1/{namespace}/history",
-        "/v1/{namespace}/audit/{name}", "/v1/{namespace}/block",
+        "/v1/{namespace}/audit/{name}", "/v1/{namespace}/block", "/v1/{namespace}/as_of",
+        "/v1/{namespace}/state",
     }
     schemas = spec["components"]["schemas"]
     assert {"Problem", "WriteResultOut", "EvidenceOut", "ExplanationOut", "IngestReportOut",
@@ -521,7 +522,7 @@ def test_app_without_keys_refuses_everything() -> None:
 
 # -- memory blocks -------------------------------------------------------------------------------
 BLOCK_KEYS = {"text", "lines", "abstained", "fell_back", "reason", "slot", "posterior",
-              "latency_ms"}
+              "latency_ms", "served", "snapshot_age_ms"}
 
 
 def _standup_records() -> list[dict[str, Any]]:
