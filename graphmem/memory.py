@@ -297,13 +297,13 @@ class Memory:
             lines.append(line)
         return "\n".join(lines)
 
-    def audit(self, name: str, **params: Any) -> list[dict[str, Any]]:
+    def audit(self, name: str) -> list[dict[str, Any]]:
         """Run a named read-only audit query from ``cypher/audit_*.cypher`` in this namespace."""
         if not re.fullmatch(r"[a-z_]+", name) or not name.startswith("audit_"):
             name = f"audit_{name}"
         if name not in query_names("audit_"):
             raise NotFoundError(f"no audit query {name!r}; choose from {query_names('audit_')}")
-        return self.store.audit(self.namespace, name, params)
+        return self.store.audit(self.namespace, name, {})
 
     def counts(self) -> dict[str, int]:
         """Nodes and outgoing relationships in this namespace (for idempotence checks)."""

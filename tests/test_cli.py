@@ -82,3 +82,30 @@ def test_ingest_jsonl(neo4j_server, namespace, tmp_path):
     assert result.exit_code == 0, result.output
     assert "2 of 2 records stored" in result.output
     assert "1 lines were not JSON" in result.output
+
+
+@pytest.mark.integration
+def test_block_resolve_as_of_state(neo4j_server, namespace):
+    def run(*a, code=0):
+        result = CliRunner().invoke(main, ["--uri", neo4j_server.bolt_url, "-n", namespace, *a])
+        assert result.exit_code == code, result.output
+        return result.output
+
+    run("remember", "Minjun", "meeting time", "9:00", "--stated-at", "2026-03-01")
+    run("remember", "Minjun", "meeting time", "9:30", "--intent", "update",
+        "--stated-at", "2026-05-01", "--text", "the meeting moved to 9:30")
+    assert run("as-of", "Minjun", "meeting time", "2026-04-01").strip() == "9:00"
+    assert "(no value)" in run("as-of", "Minjun", "meeting time", "2025-01-01", code=3)
+    assert "Minjun meeting_time = 9:30" in run("state")
+    assert "(before: 9:00" in run("state", "--history")
+    out = run("block", "when is the meeting with Minjun?", "--partner", "Minjun", "--fresh",
+              "--deadline-ms", "5000")
+    assert out.startswith("[Relevant memory]") and "9:30" in out
+    assert run("block", " ", "--partner", "Minjun").startswith("(no block: empty request")
+    assert json.loads(run("block", "the meeting?", "--json", "--k", "1"))["served"] in (
+        "snapshot", "fresh")
+    run("remember", "Minjun", "meeting time", "10:00", "--speaker", "Jiyoung",
+        "--authority", "hearsay")
+    assert "contested" in json.loads(run("why", "Minjun", "meeting time", "--json"))["status"]
+    assert "9:30" in run("resolve", "Minjun", "meeting time", "9:30", "--authority", "official")
+    assert "error: " in run("resolve", "Minjun", "meeting time", "9:30", code=1)
