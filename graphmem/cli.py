@@ -349,7 +349,9 @@ def why(ctx: click.Context, subject: str, relation: str, as_json: bool) -> None:
         return
     click.echo(exp.text())
     click.echo("\nCypher (paste into Neo4j Browser):")
-    click.echo(":param kid => " + json.dumps(exp.params["kid"], ensure_ascii=False))
+    from graphmem.explain import cypher_literal
+
+    click.echo(":param kid => " + cypher_literal(exp.params["kid"]))
     click.echo(exp.cypher)
     if exp.browser_url:
         click.echo(f"Browser: {exp.browser_url}")
@@ -423,7 +425,7 @@ def audit(ctx: click.Context, name: str, as_json: bool) -> None:
     """Run a named, read-only audit query from cypher/audit_*.cypher.
 
     NAME is one of: two_heads, contested_keys, revoked_values, versions_without_evidence,
-    supersedes_cycles, supersedes_forward, heads.
+    supersedes_cycles, supersedes_forward, status_labels, heads.
 
     \b
     Example:

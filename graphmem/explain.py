@@ -71,6 +71,12 @@ def believed_at(store: Store, controller: Controller, ns: str, key: str, at: str
     return head.value if head else None
 
 
+def cypher_literal(value: Any) -> str:
+    """``value`` as a Cypher literal a person can read and copy: the key separator, which
+    Browser's fonts draw as an empty box, is written as its escape."""
+    return json.dumps(value, ensure_ascii=False).replace(KEY_SEP, "\\u" + f"{ord(KEY_SEP):04x}")
+
+
 def browser_link(http_url: str, query: str, params: Mapping[str, Any],
                  bolt_url: str | None = None, no_auth: bool = False) -> str:
     """A Neo4j Browser URL that connects and opens with the query in the editor: one click
@@ -78,7 +84,7 @@ def browser_link(http_url: str, query: str, params: Mapping[str, Any],
     string escapes are Cypher's), so the auditor sees exactly what runs."""
     text = query
     for k, v in params.items():
-        text = text.replace(f"${k}", json.dumps(v, ensure_ascii=False))
+        text = text.replace(f"${k}", cypher_literal(v))
     lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("//")]
     args = {}
     if bolt_url:

@@ -261,7 +261,7 @@ def build_mcp(service: Service, namespace: str | None = None) -> MCPServer:
         ctx: Context,
         name: Annotated[str, Field(description=(
             "two_heads, contested_keys, revoked_values, versions_without_evidence, "
-            "supersedes_cycles, supersedes_forward or heads"))],
+            "supersedes_cycles, supersedes_forward, status_labels or heads"))],
     ) -> dict[str, Any]:
         """Run a named read-only consistency check; an empty list of rows means it holds
         (heads lists every current value)."""

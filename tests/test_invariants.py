@@ -46,7 +46,7 @@ def _ids(mem: Memory, label: str) -> set[str]:
 
 def _check(mem: Memory) -> None:
     for name in ("two_heads", "versions_without_evidence", "supersedes_cycles",
-                 "supersedes_forward"):
+                 "supersedes_forward", "status_labels"):
         assert mem.audit(name) == [], name
 
 

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from graphmem._errors import LocalNeo4jError, MissingToolError, PortInUseError
+from graphmem.browser import post_connect_command
 
 __all__ = ["NEO4J_VERSION", "LocalNeo4j", "ServerStatus", "default_home"]
 
@@ -226,6 +227,12 @@ class LocalNeo4j:
             "server.directories.logs": str(self.data_dir / "logs"),
             "server.memory.pagecache.size": self.pagecache,
             "db.tx_log.rotation.retention_policy": "2 files",
+            # Neo4j Browser: graphmem's graph style on every connect, and no telemetry (nor
+            # its consent banner over the graph) for a server that lives on one machine.
+            "browser.post_connect_cmd": post_connect_command(),
+            "client.allow_telemetry": "false",
+            # `:play` may fetch graphmem's guide from the service on this machine.
+            "browser.remote_content_hostname_whitelist": "localhost,127.0.0.1",  # 5.26's name
         }
         text = "# Written by graphmem on every start; edit graphmem.local_neo4j instead.\n"
         text += "".join(f"{k}={v}\n" for k, v in settings.items())

@@ -12,12 +12,13 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException
 
 from graphmem import __version__
 from graphmem._names import validate_namespace
+from graphmem.browser import guide_html
 from graphmem.results import IngestReport, evidence_to_dict
 from graphmem.service.auth import KeyRing
 from graphmem.service.schemas import (
@@ -106,6 +107,27 @@ def healthz(svc: Svc) -> dict[str, Any]:
     """Is Neo4j reachable? 200 when it is, 503 (problem JSON) when not. No key needed."""
     svc.check_health()
     return {"status": "ok", "neo4j": "reachable", "version": __version__}
+
+
+@router.get("/browser/guide.html", tags=["service"], operation_id="browser_guide",
+            response_class=HTMLResponse, include_in_schema=False)
+def browser_guide(
+    ns: Annotated[str, Query(description="the namespace the queries use")] = "default",
+) -> HTMLResponse:
+    """The Neo4j Browser guide: ``:play http://HOST:PORT/browser/guide.html?ns=NAME``.
+    No key needed: it holds queries, no data. Browser fetches it cross-origin (CORS)."""
+    validate_namespace(ns)
+    return HTMLResponse(guide_html(ns), headers=_GUIDE_CORS)
+
+
+# Browser fetches guides with headers that make Chromium ask first (a CORS preflight).
+_GUIDE_CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET",
+               "Access-Control-Allow-Headers": "*", "Access-Control-Max-Age": "600"}
+
+
+@router.options("/browser/guide.html", include_in_schema=False)
+def browser_guide_preflight() -> Response:
+    return Response(status_code=204, headers=_GUIDE_CORS)
 
 
 # -- writing -------------------------------------------------------------------------------

@@ -682,3 +682,13 @@ def test_settings_from_env_route_overrides_to_memory_config() -> None:
     assert (settings.reader_url, settings.max_request_bytes) == ("http://r:11434", 5)
     assert Settings.from_env({}).memory.neo4j_uri == "bolt://127.0.0.1:7687"
     assert Settings().neo4j_uri == "bolt://127.0.0.1:7687"
+
+
+def test_browser_guide_is_public_html_with_cors(service: ServiceThread) -> None:
+    resp = httpx.get(service.url + "/browser/guide.html", params={"ns": NS_A})
+    assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/html")
+    assert resp.headers["access-control-allow-origin"] == "*"
+    assert f':param ns =&gt; &quot;{NS_A}&quot;' in resp.text and "two heads" in resp.text
+    pre = httpx.options(service.url + "/browser/guide.html")
+    assert pre.status_code == 204 and pre.headers["access-control-allow-origin"] == "*"
+    assert httpx.get(service.url + "/browser/guide.html", params={"ns": "-x"}).status_code == 422

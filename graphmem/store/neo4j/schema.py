@@ -129,20 +129,25 @@ def install_schema(driver: Driver, database: str | None = None) -> None:
     migrate(driver, database)
 
 
+# (name, query): each runs in batches until it labels nothing, then is marked done.
+MIGRATIONS = (("unresolved-label", "migrate_unresolved_label"),
+              ("status-labels", "migrate_status_labels"))
+
+
 def migrate(driver: Driver, database: str | None = None) -> None:
     """Bring data written by earlier versions up to date, once per database."""
     from datetime import UTC, datetime
 
     from graphmem._cypher import cypher
 
-    name = "unresolved-label"
-    done = driver.execute_query(cypher("migration_done"), {"name": name},
-                                database_=database).records[0]["done"]
-    if done:
-        return
-    while driver.execute_query(cypher("migrate_unresolved_label"), {"batch": MIGRATION_BATCH},
-                               database_=database).records[0]["labelled"]:
-        pass
-    driver.execute_query(cypher("migration_mark"),
-                         {"name": name, "at": datetime.now(UTC).isoformat()},
-                         database_=database)
+    for name, query in MIGRATIONS:
+        done = driver.execute_query(cypher("migration_done"), {"name": name},
+                                    database_=database).records[0]["done"]
+        if done:
+            continue
+        while driver.execute_query(cypher(query), {"batch": MIGRATION_BATCH},
+                                   database_=database).records[0]["labelled"]:
+            pass
+        driver.execute_query(cypher("migration_mark"),
+                             {"name": name, "at": datetime.now(UTC).isoformat()},
+                             database_=database)
