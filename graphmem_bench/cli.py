@@ -159,6 +159,30 @@ def bench_service(ctx: click.Context, data_dir: str, clients: int, seconds: floa
     _publish(service_load.markdown(res, cmd), "service", write)
 
 
+@main.command("interfaces")
+@click.option("--requests", default=200, show_default=True, help="Block requests per interface.")
+@click.option("--cli-calls", default=5, show_default=True,
+              help="CLI calls (each starts a process).")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
+@click.pass_context
+def bench_interfaces(ctx: click.Context, requests: int, cli_calls: int,
+                     write: str | None) -> None:
+    """The block through every interface in one run: in-process, REST, MCP (HTTP and
+    stdio), CLI; latency per call and whether the blocks are identical.
+
+    \b
+    Example:
+      graphmem-bench interfaces --requests 200 --write BENCHMARKS.md
+    """
+    from graphmem_bench import interfaces
+
+    res = interfaces.run(ctx.obj["uri"], requests=requests, cli_calls=cli_calls,
+                         progress=lambda m: click.echo(m, err=True))
+    cmd = (f"graphmem-bench interfaces --requests {requests}"
+           + (f" --write {write}" if write else ""))
+    _publish(interfaces.markdown(res, cmd), "interfaces", write)
+
+
 @main.command("extraction")
 @click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
               help="Also replace the extraction section of this Markdown file.")
