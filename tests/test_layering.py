@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PRODUCT = ROOT / "graphmem"
 
 DRIVERS = ("neo4j", "neomodel")
-HTTP = ("fastapi", "starlette", "uvicorn", "httpx", "ollama", "pydantic")
+HTTP = ("fastapi", "starlette", "uvicorn", "httpx", "ollama", "pydantic", "mcp", "mcp_types")
 BENCH = ("graphmem_bench", "bm25s", "matplotlib")
 
 
@@ -67,7 +67,8 @@ def _loaded_by(statement: str) -> set[str]:
 
 def test_the_http_client_loads_no_driver_and_no_web_framework():
     loaded = _loaded_by("from graphmem import Client")
-    assert loaded.isdisjoint({"neo4j", "neomodel", "fastapi", "starlette", "uvicorn"}), loaded
+    web = {"neo4j", "neomodel", "fastapi", "starlette", "uvicorn", "mcp"}
+    assert loaded.isdisjoint(web), loaded
 
 
 def test_importing_graphmem_is_light():
