@@ -159,6 +159,37 @@ def bench_service(ctx: click.Context, data_dir: str, clients: int, seconds: floa
     _publish(service_load.markdown(res, cmd), "service", write)
 
 
+@main.command("locomo")
+@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
+              type=click.Path(file_okay=False), help="Folder holding locomo/.")
+@click.option("--budgets", default="2000,4000,8000,16000", show_default=True,
+              help="Evidence budgets in characters, comma-separated.")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
+@click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None)
+@click.pass_context
+def bench_locomo(ctx: click.Context, data_dir: str, budgets: str, write: str | None,
+                 plot_dir: str | None) -> None:
+    """Evidence from real conversations (LoCoMo, text only): recall of the gold turns per
+    budget and category, against bm25s and the newest turns; held-out conversations apart.
+
+    \b
+    Example:
+      graphmem-bench locomo --budgets 2000,4000,8000,16000 --write BENCHMARKS.md --plots docs
+    """
+    from graphmem_bench import locomo as lc
+
+    try:
+        sizes = tuple(int(b) for b in budgets.split(","))
+    except ValueError:
+        raise click.BadParameter("budgets must be whole numbers, e.g. 2000,4000") from None
+    connect = _memories(ctx.obj["uri"], "locomo-schema")
+    res = lc.run(connect, data_dir, sizes, progress=lambda m: click.echo(m, err=True))
+    cmd = (f"graphmem-bench locomo --budgets {budgets}" + (f" --write {write}" if write else "")
+           + (f" --plots {plot_dir}" if plot_dir else ""))
+    _publish(lc.markdown(res, cmd), "locomo", write,
+             lc.plot(res, Path(plot_dir)) if plot_dir else ())
+
+
 @main.command("interfaces")
 @click.option("--requests", default=200, show_default=True, help="Block requests per interface.")
 @click.option("--cli-calls", default=5, show_default=True,
