@@ -113,12 +113,13 @@ class MemoryConfig:
 
     ``neo4j_uri`` ``None`` means the local Neo4j (started if needed). ``extractor`` reads
     records that arrive as plain text (no ``facts``): an ``Extractor`` object, or one of
-    ``EXTRACTOR_NAMES``: ``none`` keeps them raw (``unresolved``, always shown to
-    readers), ``chat`` reads them with the rule-based chat extractor (no model), ``llm``
-    uses Ollama at ``ollama_url``. Each namespace gets its own: ``registry`` is copied for
-    each namespace, so declarations in one never leak into another; a named extractor is
-    built per namespace, an extractor object is copied with its
-    ``for_namespace(registry)`` when it has one (else shared), and ``soft_keys`` is copied.
+    ``EXTRACTOR_NAMES``: ``none`` keeps them raw (``unresolved``, ranked for each
+    question by ``evidence``), ``chat`` reads them with the rule-based chat extractor (no
+    model), ``llm`` uses Ollama at ``ollama_url``. Each namespace gets its own:
+    ``registry`` is copied for each namespace, so declarations in one never leak into
+    another; a named extractor is built per namespace, an extractor object is copied with
+    its ``for_namespace(registry)`` when it has one (else shared), and ``soft_keys`` is
+    copied.
     """
 
     neo4j_uri: str | None = None

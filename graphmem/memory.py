@@ -124,7 +124,7 @@ class Memory:
         """Store records and apply their facts; known record ids are skipped (idempotent).
 
         A record without ``facts`` goes through the configured extractor; with none, it
-        is kept raw (``unresolved``) and always shown to readers.
+        is kept raw (``unresolved``), and ``evidence`` ranks it for each question.
         """
         return self._writer.ingest(records, batch_size=batch_size, progress=progress)
 
@@ -213,9 +213,10 @@ class Memory:
                  control: str = "cmc") -> Evidence:
         """The original records a reader needs to answer ``question``.
 
-        Anchors on the names in the question, walks the current graph outward (depth <
-        ``hops``) and renders the supporting records in source order within
-        ``budget_chars``; unresolved records always come along. ``control`` names another
+        Anchors on the names in the question and walks the current graph outward (depth <
+        ``hops``): the current facts' records first, then the raw records (no fact came
+        from them) ranked for the question, each while it fits ``budget_chars``; rendered
+        in source order with their dates. ``control`` names another
         registered way of choosing records (``graphmem.reads.evidence.register_control``).
         """
         return self._evidence.evidence(question, hops, budget_chars, control)

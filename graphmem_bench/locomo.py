@@ -139,6 +139,7 @@ def plot(res: Result, out_dir: Path) -> list[Path]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter
 
     out_dir.mkdir(parents=True, exist_ok=True)
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
@@ -148,6 +149,7 @@ def plot(res: Result, out_dir: Path) -> list[Path]:
                     label=control)
         ax.set_xscale("log")
         ax.set_xticks(res.budgets, [f"{b // 1000}k" for b in res.budgets])
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_title(f"LoCoMo {split}")
         ax.set_xlabel("evidence budget (characters)")
         ax.grid(alpha=0.3)

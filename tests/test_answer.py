@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from graphmem import Fact, LLMError, Record
@@ -33,7 +35,8 @@ def test_answer_sends_the_evidence_and_a_prompt_for_any_memory(memory):
     assert ans.first_line == "Philippines"
     assert score(ans, ["Philippines"]) and not score(ans, ["Italy"])
     system, user = body["messages"]
-    assert "3. field hockey was created in the country of Philippines." in system["content"]
+    assert re.search(r"^3\. \(\d{4}-\d\d-\d\d\) field hockey was created in the country of "
+                     r"Philippines\.$", system["content"], re.M)  # numbered, dated
     assert "a larger number is newer" in user["content"]
     assert "knowledge pool" not in user["content"].lower()  # no dataset's own prompt
     assert body["options"]["temperature"] == 0

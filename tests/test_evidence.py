@@ -57,11 +57,33 @@ def test_no_anchor_falls_back_to_the_whole_history_under_budget(memory):
     assert ev.records[-1].text == MEETING[-1][0]  # the newest records survive
 
 
-def test_unresolved_records_are_always_handed_over(memory):
+def test_raw_records_are_selected_for_the_question(memory):
+    """Records no fact came from are ranked for the question, not handed over wholesale:
+    a matching one comes back, with the turn after it (its session neighbour); an
+    unrelated one far away does not."""
     _facts(memory, MEETING)
-    memory.ingest([Record("He said it might move again.", id="u", pos=99)])
+    memory.ingest([
+        Record("Jiyoung thinks the weekly meeting needs a bigger floor.", id="u1", pos=99,
+               observed_at="2026-05-04T10:00:00"),
+        Record("Agreed, it is cramped.", id="u2", pos=100, observed_at="2026-05-04T10:00:00"),
+        Record("Lunch was great today.", id="u3", pos=300, observed_at="2026-06-01T12:00:00"),
+    ])
     ev = memory.evidence("What floor is the weekly meeting on?")
-    assert ev.records[-1].text == "He said it might move again."
+    ids = [r.id for r in ev.records]
+    assert "u1" in ids and "u2" in ids and "u3" not in ids
+    assert "99. (2026-05-04) Jiyoung thinks" in ev.text  # each raw record shows its date
+    assert ev.records == sorted(ev.records, key=lambda r: r.pos)  # source order
+
+
+def test_conversation_without_facts_gets_the_matching_turns_not_the_newest(memory):
+    turns = [Record(f"filler turn number {i} about nothing", id=f"f{i}", pos=i)
+             for i in range(200)]
+    turns[20] = Record("Caroline researched adoption agencies last week.", id="hit", pos=20,
+                       speaker="Caroline")
+    memory.ingest(turns)
+    ev = memory.evidence("What did Caroline research?", budget_chars=400)
+    assert not ev.fallback and "hit" in [r.id for r in ev.records]
+    assert "f199" not in [r.id for r in ev.records]  # not the newest turns
 
 
 def test_every_control_runs_with_the_same_renderer(memory):

@@ -13,6 +13,7 @@ __all__ = [
     "Evidence",
     "EvidenceRecord",
     "render",
+    "render_selected",
 ]
 
 EVIDENCE_HEADER = "Here is a list of records from memory (a higher number is newer):\n"
@@ -27,6 +28,10 @@ class EvidenceRecord:
     observed_at: str | None = None
 
     def line(self) -> str:
+        """``pos. text``, with the date the record was said when known (temporal questions
+        are answered from it)."""
+        if self.observed_at:
+            return f"{self.pos}. ({self.observed_at[:10]}) {self.text}\n"
         return f"{self.pos}. {self.text}\n"
 
 
@@ -77,3 +82,36 @@ def render(
         room -= size
     kept.reverse()
     return header + "".join(r.line() for r in kept), kept, len(kept) < len(ordered)
+
+
+def render_selected(
+    keyed: Iterable[EvidenceRecord], ranked: Iterable[EvidenceRecord], budget_chars: int,
+    header: str = EVIDENCE_HEADER,
+) -> tuple[str, list[EvidenceRecord], bool]:
+    """The records of current facts first (the newest that fit, as ``render`` keeps them),
+    then ranked raw records, best first, each one that still fits; in source order.
+
+    Returns (text, kept records, truncated?).
+    """
+    by_pos: dict[int, EvidenceRecord] = {}
+    for r in keyed:
+        by_pos.setdefault(r.pos, r)
+    room = budget_chars - len(header)
+    kept: dict[int, EvidenceRecord] = {}
+    for pos in sorted(by_pos, reverse=True):
+        size = len(by_pos[pos].line())
+        if size > room:
+            break
+        kept[pos] = by_pos[pos]
+        room -= size
+    total = len(by_pos)
+    for r in ranked:
+        if r.pos in by_pos or r.pos in kept:
+            continue
+        total += 1
+        size = len(r.line())
+        if size <= room:
+            kept[r.pos] = r
+            room -= size
+    ordered = [kept[p] for p in sorted(kept)]
+    return header + "".join(r.line() for r in ordered), ordered, len(ordered) < total

@@ -2,10 +2,14 @@
 then traverse).
 
 ``cmc`` anchors on the names in the question and walks the current graph outward in one
-Cypher query (anchoring and the bounded closure), then renders the supporting records in
-source order within a character budget. Other ways of choosing records (the baselines a
-benchmark compares against) plug in as *controls* with ``register_control``; they go
-through the same renderer and budget.
+Cypher query (anchoring and the bounded closure). The records behind the current facts it
+reaches come first; then the records no fact came from (conversation turns, mostly),
+ranked for the question (``raw_records.RawRecordIndex``), each one that still fits. The
+evidence shows them in source order, each with its date. Only when nothing is selected
+does the reader get the newest records of the whole history.
+
+Other ways of choosing records (the baselines a benchmark compares against) plug in as
+*controls* with ``register_control``; they go through the same renderer and budget.
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ from typing import Any
 
 from graphmem._errors import InvalidInputError
 from graphmem.domain.anchor import candidate_spans
-from graphmem.domain.evidence import Evidence, EvidenceRecord, render
+from graphmem.domain.evidence import Evidence, EvidenceRecord, render, render_selected
 from graphmem.llm.base import Embedder
+from graphmem.reads.raw_records import RawRecordIndex
 from graphmem.store.protocol import Span, Store
 
 __all__ = [
@@ -40,13 +45,16 @@ MAX_BUDGET_CHARS = 10_000_000
 class Selection:
     """What a control chose: anchors found, keys selected, the records to render.
 
-    ``fallback``: nothing was selected, so the reader gets the whole history.
+    ``records`` are the current facts' records; ``ranked`` the raw records chosen for the
+    question, best first, rendered after them while they fit. ``fallback``: nothing was
+    selected, so the reader gets the newest records of the whole history.
     """
 
     anchors: list[str]
     keys: list[str]
     records: list[EvidenceRecord]
     fallback: bool = False
+    ranked: list[EvidenceRecord] = field(default_factory=list)
 
 
 # (reader, question, hops, budget_chars) -> Selection
@@ -69,8 +77,10 @@ def _cmc(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selec
     closure = reader.store.closure(reader.ns, reader.spans(question), hops)
     edges = sorted(closure.edges, key=lambda e: (e.depth, e.key))
     keys = list(dict.fromkeys(f"{e.subject} / {e.relation}" for e in edges))
-    records = [ev for e in edges for ev in e.evidence] + closure.unresolved
-    return Selection(closure.anchors, keys, records, fallback=not keys)
+    records = [ev for e in edges for ev in e.evidence]
+    ranked = reader.raw_index(closure.unresolved).rank(question) if closure.unresolved else []
+    return Selection(closure.anchors, keys, records, fallback=not keys and not ranked,
+                     ranked=ranked)
 
 
 register_control("cmc", _cmc)
@@ -86,6 +96,15 @@ class EvidenceReader:
     embedder: Embedder | None = None
     # Per-reader state a control may keep between calls (e.g. an index it built).
     cache: dict[str, Any] = field(default_factory=dict)
+
+    def raw_index(self, records: list[EvidenceRecord]) -> RawRecordIndex:
+        """The index of the namespace's raw records, rebuilt only when they changed."""
+        signature = (len(records), sum(r.pos for r in records), max(r.pos for r in records))
+        cached = self.cache.get("raw_index")
+        if cached is None or cached[0] != signature:
+            cached = (signature, RawRecordIndex(records))
+            self.cache["raw_index"] = cached
+        return cached[1]
 
     def spans(self, question: str) -> list[Span]:
         """The names the question may contain, as the store's anchor candidates."""
@@ -112,8 +131,10 @@ class EvidenceReader:
             raise InvalidInputError(f"unknown control {control!r}; choose from {control_names()}")
         t0 = time.perf_counter()
         sel = chosen(self, question, hops, budget_chars)
-        records = self.store.all_records(self.ns) if sel.fallback else sel.records
-        text, kept, truncated = render(records, budget_chars)
+        if sel.fallback:
+            text, kept, truncated = render(self.store.all_records(self.ns), budget_chars)
+        else:
+            text, kept, truncated = render_selected(sel.records, sel.ranked, budget_chars)
         return Evidence(
             text=text, records=kept, anchors=sel.anchors, keys=sel.keys, fallback=sel.fallback,
             control=control, hops=hops, truncated=truncated,
