@@ -17,7 +17,7 @@ from typing import Any
 from graphmem._errors import InvalidInputError
 from graphmem.domain.controller import Controller, FactContext, Plan
 from graphmem.domain.keys import RelationRegistry
-from graphmem.domain.model import Fact, ParseStatus, Record, utc_now_iso
+from graphmem.domain.model import MAX_POS, Fact, ParseStatus, Record, utc_now_iso
 from graphmem.domain.soft_keys import SoftKeyMatcher
 from graphmem.extract.base import Extraction, Extractor
 from graphmem.results import IngestReport
@@ -177,6 +177,11 @@ class IngestPipeline:
     def _number(self, tx: StoreTransaction, rows: list[_Prepared]) -> list[_Prepared]:
         """Give records without a position the next free ones (called under the lock)."""
         nxt = tx.max_pos(self.ns) + 1
+        needed = sum(p.row["pos"] is None for p in rows)
+        if nxt + needed > MAX_POS:
+            raise InvalidInputError(
+                f"namespace {self.ns!r} has no positions left for {needed} more records "
+                f"(the highest is {nxt - 1:,}); erase the records numbered near {MAX_POS:,}")
         out = []
         for p in rows:
             if p.row["pos"] is None:

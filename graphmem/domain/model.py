@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import IntEnum, StrEnum
@@ -131,7 +132,7 @@ class Fact:
             if len(v) > MAX_NAME_CHARS:
                 raise InvalidInputError(
                     f"fact {name} has {len(v):,} characters; the limit is {MAX_NAME_CHARS:,}")
-            _check_encodable(v, f"fact {name}")
+            _check_encodable(v, f"fact {name}", multiline=name == "value")
         for name in ("subject", "relation"):
             if not getattr(self, name).strip():
                 raise InvalidInputError(f"fact {name} must not be empty")
@@ -148,14 +149,29 @@ class Fact:
 
 MAX_TEXT_CHARS = 200_000
 MAX_NAME_CHARS = 1_000  # names and values are indexed: Neo4j caps index keys
+# A caller may number records up to MAX_GIVEN_POS; memory numbers the rest above the
+# highest one, up to MAX_POS (exact in a JSON double). The gap (about 9e15 positions)
+# means no record a caller can send leaves a namespace without positions to give.
+MAX_GIVEN_POS = 10**12
+MAX_POS = 2**53
+
+# C0 controls and DEL; text and values may keep tab and line breaks, names and ids may not.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-def _check_encodable(text: str, what: str) -> None:
-    """Lone surrogates cannot be stored (the driver would fail mid-batch)."""
+def _check_encodable(text: str, what: str, *, multiline: bool = False) -> None:
+    """Lone surrogates cannot be stored (the driver would fail mid-batch); control
+    characters (NUL among them) are refused the same way in every field."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise InvalidInputError(f"{what} is not valid Unicode (lone surrogate)") from None
+    found = (_CONTROL_IN_TEXT if multiline else _CONTROL).search(text)
+    if found:
+        allowed = " (tab and line breaks are fine)" if multiline else ""
+        raise InvalidInputError(
+            f"{what} contains a control character {found.group()!r}{allowed}")
 
 
 def _optional_str(value: object, what: str) -> str | None:
@@ -193,15 +209,13 @@ class Record:
             raise InvalidInputError("record text must be a string")
         if not text.strip():
             raise InvalidInputError("record text is empty")
-        _check_encodable(text, "record text")
+        _check_encodable(text, "record text", multiline=True)
         for name in ("speaker", "source"):
             _optional_str(getattr(self, name), name)
         if isinstance(self.participants, str):
             object.__setattr__(self, "participants", (self.participants,))
         for p in self.participants or ():
             _optional_str(p, "participant")
-        if "\x00" in text:
-            raise InvalidInputError("record text contains a NUL character")
         if len(text) > MAX_TEXT_CHARS:
             raise InvalidInputError(
                 f"record text has {len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}"
@@ -213,8 +227,10 @@ class Record:
         object.__setattr__(self, "authority", Authority.parse(self.authority))
         if self.facts is not None:
             object.__setattr__(self, "facts", tuple(self.facts))
-        if self.pos is not None and (not isinstance(self.pos, int) or self.pos < 0):
-            raise InvalidInputError(f"record pos must be a non-negative integer, got {self.pos!r}")
+        if self.pos is not None and (isinstance(self.pos, bool) or not isinstance(self.pos, int)
+                                     or not 0 <= self.pos <= MAX_GIVEN_POS):
+            raise InvalidInputError(
+                f"record pos must be an integer from 0 to {MAX_GIVEN_POS:,}, got {self.pos!r}")
         if self.id is None:
             # Content-addressed id: re-ingesting the same record is recognised.
             digest = hashlib.sha256(

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from graphmem.config import Gate, Identity
+from graphmem.domain.model import MAX_GIVEN_POS
 from graphmem.service.jobs import JobStatus
 
 __all__ = [
@@ -52,7 +53,7 @@ def _unicode(value: str) -> str:
 
 Text = Annotated[str, AfterValidator(_unicode)]
 IntentName = Literal["assert", "update", "correct", "revoke", "confirm"]
-INT64_MAX = 2**63 - 1
+
 
 
 # -- requests ------------------------------------------------------------------------------
@@ -74,7 +75,7 @@ class RecordIn(BaseModel):
     model_config = ConfigDict(extra="allow")
     text: Text
     id: Text | None = None
-    pos: int | None = Field(None, ge=0, le=INT64_MAX)
+    pos: int | None = Field(None, ge=0, le=MAX_GIVEN_POS)
     speaker: Text | None = None
     participants: list[Text] | None = None
     observed_at: Text | None = None
