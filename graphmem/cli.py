@@ -206,7 +206,8 @@ def demo(ctx: click.Context) -> None:
 @click.pass_context
 def ingest(ctx: click.Context, path: str, batch_size: int, extractor: str | None,
            ollama_url: str | None, ollama_model: str | None) -> None:
-    """Store records from a JSONL file (one record object per line).
+    """Store records from a JSONL file (one record object per line); exit 1 when any line
+    or record could not be stored (the others are).
 
     Each line: {"text": ..., "id": ..., "speaker": ..., "observed_at": ...,
     "facts": [{"subject": ..., "relation": ..., "value": ..., "intent": "update"}]}.
@@ -230,6 +231,8 @@ def ingest(ctx: click.Context, path: str, batch_size: int, extractor: str | None
     for err in report.errors:
         click.echo(f"record {err.get('id') or err.get('index')}: {err['error']}", err=True)
     click.echo(report.summary() + (f"; {bad} lines were not JSON" if bad else ""))
+    if bad or report.errors:  # what could be stored is; the exit code says not all of it
+        sys.exit(1)
 
 
 @main.command()

@@ -79,9 +79,28 @@ def test_ingest_jsonl(neo4j_server, namespace, tmp_path):
     )
     result = CliRunner().invoke(
         main, ["--uri", neo4j_server.bolt_url, "-n", namespace, "ingest", str(path)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # one line was bad; the good ones are stored
     assert "2 of 2 records stored" in result.output
     assert "1 lines were not JSON" in result.output
+
+
+@pytest.mark.integration
+def test_ingest_reads_a_byte_order_mark_and_fails_a_binary_file(neo4j_server, namespace,
+                                                                  tmp_path):
+    run = lambda *a: CliRunner().invoke(  # noqa: E731
+        main, ["--uri", neo4j_server.bolt_url, "-n", namespace, *a])
+    bom = tmp_path / "bom.jsonl"
+    bom.write_bytes(b"\xef\xbb\xbf" + json.dumps({"text": "bom line", "id": "b1"}).encode()
+                    + b"\n")
+    result = run("ingest", str(bom))
+    assert result.exit_code == 0 and "1 of 1 records stored" in result.output, result.output
+    binary = tmp_path / "blob.jsonl"
+    binary.write_bytes(bytes(range(256)) * 4)
+    result = run("ingest", str(binary))
+    assert result.exit_code == 1 and "not valid UTF-8" in result.output, result.output
+    for size in ("0", "-1"):
+        result = run("ingest", str(bom), "--batch-size", size)
+        assert result.exit_code != 0 and "Traceback" not in result.output
 
 
 @pytest.mark.integration

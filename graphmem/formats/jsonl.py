@@ -19,6 +19,8 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any] | None, s
         for lineno, raw in enumerate(fh, 1):
             if not raw.strip():
                 continue
+            if lineno == 1:
+                raw = raw.removeprefix(b"\xef\xbb\xbf")  # a byte-order mark some editors add
             try:
                 obj = json.loads(raw.decode("utf-8"))
             except UnicodeDecodeError as exc:
