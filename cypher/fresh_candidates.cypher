@@ -1,7 +1,9 @@
 // Fresh block retrieval: Lucene full-text candidates for the request, read now (not
-// from the snapshot), restricted to the namespace's active view. $q holds quoted terms
-// only (built by graphmem from word characters), never raw user text.
-CALL db.index.fulltext.queryNodes('fulltext_index_Evidence_text', $q, {limit: $limit})
+// from the snapshot), restricted to the namespace's active view. $q is
+// ns:"<namespace>" AND (text:"term" OR ...), built by graphmem from the namespace name
+// and word characters only, never raw user text; the namespace field keeps other
+// tenants' records out of the top hits, and the WHERE drops look-alike names.
+CALL db.index.fulltext.queryNodes('evidence_text_ns', $q, {limit: $limit})
 YIELD node AS e, score
 WHERE e.ns = $ns
 WITH e, score, [(v:Version)-[:SUPPORTED_BY]->(e) | v] AS vs

@@ -1,5 +1,6 @@
 // graphmem schema: the constraints and indexes graphmem/store/neo4j/schema.py declares
-// with neomodel, written out for auditors. Safe to run twice (IF NOT EXISTS).
+// with neomodel (and the full-text index of cypher/fulltext_index.cypher), written out
+// for auditors. Safe to run twice (IF NOT EXISTS).
 // Version.head_of holds the key id on the head only, so its uniqueness constraint
 // makes 'at most one head per key' a rule Neo4j itself enforces.
 
@@ -8,7 +9,7 @@ CREATE INDEX index_Evidence_ns IF NOT EXISTS FOR (n:Evidence) ON (n.ns);
 CREATE INDEX index_Evidence_pos IF NOT EXISTS FOR (n:Evidence) ON (n.pos);
 CREATE INDEX index_Evidence_parse IF NOT EXISTS FOR (n:Evidence) ON (n.parse);
 CREATE INDEX index_Unresolved_ns IF NOT EXISTS FOR (n:Unresolved) ON (n.ns);
-CREATE FULLTEXT INDEX fulltext_index_Evidence_text IF NOT EXISTS FOR (n:Evidence) ON EACH [n.text]
+CREATE FULLTEXT INDEX evidence_text_ns IF NOT EXISTS FOR (n:Evidence) ON EACH [n.text, n.ns]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk', `fulltext.eventually_consistent`: false}};
 CREATE CONSTRAINT constraint_unique_Entity_uid IF NOT EXISTS FOR (n:Entity) REQUIRE n.uid IS UNIQUE;
 CREATE INDEX index_Entity_ns IF NOT EXISTS FOR (n:Entity) ON (n.ns);

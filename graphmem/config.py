@@ -126,6 +126,12 @@ class MemoryConfig:
     neo4j_auth: tuple[str, str] | None = None
     neo4j_database: str | None = None
     neo4j_http_url: str | None = None  # Neo4j Browser, for ``why``'s link
+    # How long a call waits for an unreachable Neo4j before it fails (StoreUnavailableError,
+    # a 503 in the service): connecting and retrying share it.
+    neo4j_timeout: float = 2.0
+    # Neo4j aborts a write transaction still running after this (a batch of 5,000 records
+    # takes about a second), so no write commits long after its caller gave up.
+    neo4j_write_timeout: float = 120.0
     install_schema: bool = True
     registry: RelationRegistry = field(default_factory=RelationRegistry)
     preserve_history: bool = True
@@ -170,11 +176,13 @@ class MemoryConfig:
                 f"unknown timezone {self.timezone!r}; use an IANA name such as 'Asia/Seoul'"
             ) from None
         check_number("ollama_timeout", self.ollama_timeout, 0.1, 3600)
+        check_number("neo4j_timeout", self.neo4j_timeout, 0.2, 600)
+        check_number("neo4j_write_timeout", self.neo4j_write_timeout, 1, 3600)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> MemoryConfig:
         """``NEO4J_URI``, ``NEO4J_USER``/``NEO4J_PASSWORD``, ``NEO4J_DATABASE``,
-        ``GRAPHMEM_NEO4J_HTTP``, ``GRAPHMEM_EXTRACTOR`` (none|chat|llm),
+        ``GRAPHMEM_NEO4J_HTTP``, ``GRAPHMEM_NEO4J_TIMEOUT``, ``GRAPHMEM_EXTRACTOR`` (none|chat|llm),
         ``GRAPHMEM_OLLAMA_URL``, ``GRAPHMEM_OLLAMA_MODEL``, ``GRAPHMEM_TIMEZONE``; keyword
         overrides win."""
         env = os.environ if environ is None else environ
@@ -187,6 +195,12 @@ class MemoryConfig:
             values["neo4j_database"] = env["NEO4J_DATABASE"]
         if env.get("GRAPHMEM_NEO4J_HTTP"):
             values["neo4j_http_url"] = env["GRAPHMEM_NEO4J_HTTP"]
+        if env.get("GRAPHMEM_NEO4J_TIMEOUT"):
+            try:
+                values["neo4j_timeout"] = float(env["GRAPHMEM_NEO4J_TIMEOUT"])
+            except ValueError:
+                raise InvalidInputError("GRAPHMEM_NEO4J_TIMEOUT must be a number of seconds, "
+                                        f"got {env['GRAPHMEM_NEO4J_TIMEOUT']!r}") from None
         if env.get("GRAPHMEM_EXTRACTOR"):
             values["extractor"] = env["GRAPHMEM_EXTRACTOR"].strip().lower()
         if env.get("GRAPHMEM_OLLAMA_URL"):

@@ -89,7 +89,9 @@ class Memory:
                                      neo4j_http_url=f"http://127.0.0.1:{local.http_port}")
         assert cfg.neo4j_uri is not None
         store = Neo4jStore.connect(cfg.neo4j_uri, auth=cfg.neo4j_auth,
-                                   database=cfg.neo4j_database)
+                                   database=cfg.neo4j_database,
+                                   timeout=cfg.neo4j_timeout,
+                                   write_timeout=cfg.neo4j_write_timeout)
         if cfg.install_schema:
             store.install_schema()
         else:

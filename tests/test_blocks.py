@@ -162,3 +162,18 @@ def test_a_released_memory_serves_no_more_blocks(memory):
     memory.release()
     with pytest.raises(ConflictError):
         memory.block("the standup is at", "Minjun Kim", now="2026-05-05")
+
+
+@pytest.mark.integration
+def test_a_fresh_block_is_not_crowded_out_by_other_namespaces(connect):
+    """Lucene's top hits are taken inside the namespace, whatever other tenants hold."""
+    import uuid
+
+    crowd = connect(f"crowd-{uuid.uuid4().hex[:8]}")
+    crowd.ingest([Record(f"Minjun says the meeting is at {i % 12 + 1}:00, when is it?",
+                         id=f"c{i}") for i in range(400)])
+    mine = connect(f"mine-{uuid.uuid4().hex[:8]}")
+    mine.remember("Minjun", "meeting time", "9:30", text="Minjun: the meeting moved to 9:30",
+                  speaker="Minjun")
+    blk = mine.block("Minjun, when is the meeting?", "Minjun", fresh=True, deadline_ms=5000)
+    assert blk.served == "fresh" and "moved to 9:30" in blk.text, blk

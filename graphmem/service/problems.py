@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from graphmem._errors import GraphmemError
+from graphmem._errors import GraphmemError, StoreUnavailableError
 from graphmem.service import (
     PROBLEM_JSON,
     UNEXPECTED,
@@ -52,7 +52,9 @@ def _error_fields(exc: RequestValidationError) -> list[dict[str, Any]]:
 
 
 async def _on_graphmem(request: Request, exc: Exception) -> Response:
-    return _exception_response(exc, request)
+    # Neo4j unreachable: say when to try again, as a busy namespace does.
+    headers = {"Retry-After": "5"} if isinstance(exc, StoreUnavailableError) else None
+    return _exception_response(exc, request, headers)
 
 
 async def _on_problem(request: Request, exc: Exception) -> Response:

@@ -59,7 +59,9 @@ class Service:
             if self._store is None:
                 cfg = self.settings.memory
                 store = Neo4jStore.connect(self.settings.neo4j_uri, auth=cfg.neo4j_auth,
-                                           database=cfg.neo4j_database)
+                                           database=cfg.neo4j_database,
+                                           timeout=cfg.neo4j_timeout,
+                                           write_timeout=cfg.neo4j_write_timeout)
                 try:
                     if cfg.install_schema:
                         store.install_schema()

@@ -7,12 +7,12 @@ two agree. The hot paths do not use neomodel objects: they run the files in ``cy
 from __future__ import annotations
 
 import io
+import re
 
 from neo4j import Driver
 from neomodel import (
     ArrayProperty,
     BooleanProperty,
-    FulltextIndex,
     IntegerProperty,
     StringProperty,
     StructuredNode,
@@ -31,7 +31,7 @@ class Evidence(StructuredNode):
     record_id = StringProperty()  # the caller's id
     pos = IntegerProperty(index=True)
     # Full-text (Lucene, CJK bigrams for Hangul): fresh candidate retrieval for blocks.
-    text = StringProperty(fulltext_index=FulltextIndex(analyzer="cjk"))
+    text = StringProperty()  # full-text indexed with ns: cypher/fulltext_index.cypher
     speaker = StringProperty()
     participants = ArrayProperty(StringProperty())
     observed_at = StringProperty()
@@ -126,7 +126,18 @@ def install_schema(driver: Driver, database: str | None = None) -> None:
     sink = io.StringIO()
     for cls in SCHEMA_NODES:
         db.install_labels(cls, quiet=True, stdout=sink)
+    install_fulltext(driver, database)
     migrate(driver, database)
+
+
+def install_fulltext(driver: Driver, database: str | None = None) -> None:
+    """The full-text index over record text *and* namespace, which neomodel cannot declare:
+    a query names its namespace inside Lucene, so other tenants' records never fill its
+    top hits. The earlier text-only index is dropped."""
+    from graphmem._cypher import cypher
+
+    for stmt in filter(str.strip, re.sub(r"//.*", "", cypher("fulltext_index")).split(";")):
+        driver.execute_query(stmt, database_=database)
 
 
 # (name, query): each runs in batches until it labels nothing, then is marked done.

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import asdict
 from typing import Any, TypeVar
 
-from neo4j import Driver, GraphDatabase, ManagedTransaction
+from neo4j import Driver, GraphDatabase, ManagedTransaction, unit_of_work
 from neo4j.exceptions import (
     AuthError,
     ConfigurationError,
@@ -182,18 +182,29 @@ class TxStore(_Reads):
 class Neo4jStore(_Reads):
     """A Neo4j database reached over Bolt."""
 
-    def __init__(self, driver: Driver, database: str | None = None) -> None:
+    def __init__(self, driver: Driver, database: str | None = None,
+                 write_timeout: float = 120.0) -> None:
         self.driver = driver
         self.database = database
+        self.write_timeout = write_timeout
 
     @classmethod
     def connect(
-        cls, uri: str, auth: tuple[str, str] | None = None, database: str | None = None
+        cls, uri: str, auth: tuple[str, str] | None = None, database: str | None = None,
+        *, timeout: float = 2.0, write_timeout: float = 120.0,
     ) -> Neo4jStore:
+        """A store on ``uri``. A call fails within about ``timeout`` seconds when Neo4j is
+        unreachable, instead of the driver's 30-second retry: connecting may take half of
+        it, and a failed attempt is retried only while a quarter of it has not passed (the
+        driver waits about a second before a retry). Neo4j aborts a write still running
+        after ``write_timeout``."""
         try:
             # Notifications (e.g. 'relationship type does not exist yet' on an empty
             # database) are not errors and would flood the log.
-            driver = GraphDatabase.driver(uri, auth=auth, notifications_min_severity="OFF")
+            driver = GraphDatabase.driver(
+                uri, auth=auth, notifications_min_severity="OFF",
+                connection_timeout=timeout / 2, max_transaction_retry_time=timeout / 4,
+                connection_acquisition_timeout=max(10.0, timeout))
             driver.verify_connectivity()
         except (ConfigurationError, ValueError) as exc:
             raise InvalidInputError(
@@ -204,7 +215,7 @@ class Neo4jStore(_Reads):
                 f"cannot reach Neo4j at {uri}: {exc}. Start the local server with "
                 "'graphmem neo4j start' or set NEO4J_URI (and NEO4J_USER/NEO4J_PASSWORD)."
             ) from exc
-        return cls(driver, database)
+        return cls(driver, database, write_timeout)
 
     def close(self) -> None:
         with _mapped("close"):
@@ -305,6 +316,7 @@ class Neo4jStore(_Reads):
         before it commits. Transient failures re-run ``work`` from the start.
         """
 
+        @unit_of_work(timeout=self.write_timeout)
         def unit(tx: ManagedTransaction) -> T:
             tx.run(cypher("lock_namespace"), {"ns": ns}).consume()
             return work(TxStore(tx))
