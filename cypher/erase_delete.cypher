@@ -1,9 +1,35 @@
 // Erase: the record's operations, the versions only it supported, then the record
 // itself. A sealed tombstone without content remains.
+// What only took back or settled the erased versions goes with them: the operations
+// applied to nothing else (their fact names the values), the tombstones that revoked
+// them, and the records that carried nothing else (a revoke's text names what it took
+// back). An operation that also touched a surviving version stays: it is that version's
+// history.
 MATCH (e:Evidence {uid: $uid})
 OPTIONAL MATCH (o:Operation)-[:FROM]->(e)
 DETACH DELETE o
 WITH DISTINCT e
+CALL (e) {
+  MATCH (op:Operation)-[:APPLIED_TO]->(v:Version)
+  WHERE v.uid IN $versions
+  WITH DISTINCT op
+  WHERE all(x IN [(op)-[:APPLIED_TO]->(w:Version) | w.uid] WHERE x IN $versions)
+  OPTIONAL MATCH (op)-[:FROM]->(src:Evidence)
+  DETACH DELETE op
+  WITH src
+  WHERE src IS NOT NULL AND src <> e
+    AND NOT EXISTS { (:Operation)-[:FROM]->(src) }
+    AND NOT EXISTS { (:Version)-[:SUPPORTED_BY]->(src) }
+  WITH DISTINCT src
+  DETACH DELETE src
+}
+CALL (e) {
+  MATCH (t:Tombstone)-[:REVOKES]->(v:Version)
+  WHERE v.uid IN $versions
+    AND all(x IN [(t)-[:REVOKES]->(w:Version) | w.uid] WHERE x IN $versions)
+  WITH DISTINCT t
+  DETACH DELETE t
+}
 CALL (e) {
   MATCH (v:Version) WHERE v.uid IN $versions
   DETACH DELETE v
