@@ -133,6 +133,9 @@ class MemoryConfig:
     # takes about a second), so no write commits long after its caller gave up.
     neo4j_write_timeout: float = 120.0
     install_schema: bool = True
+    # Keys the ids of records sent without one (see graphmem._secrets); None: a secret
+    # file made once in $GRAPHMEM_HOME. Set it when several machines share one Neo4j.
+    record_id_secret: str | None = field(default=None, repr=False)
     registry: RelationRegistry = field(default_factory=RelationRegistry)
     preserve_history: bool = True
     extractor: Extractor | str = "none"
@@ -177,12 +180,16 @@ class MemoryConfig:
             ) from None
         check_number("ollama_timeout", self.ollama_timeout, 0.1, 3600)
         check_number("neo4j_timeout", self.neo4j_timeout, 0.2, 600)
+        if self.record_id_secret is not None and (
+                not isinstance(self.record_id_secret, str) or len(self.record_id_secret) < 16):
+            raise InvalidInputError("record_id_secret must be a string of 16 or more characters")
         check_number("neo4j_write_timeout", self.neo4j_write_timeout, 1, 3600)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> MemoryConfig:
         """``NEO4J_URI``, ``NEO4J_USER``/``NEO4J_PASSWORD``, ``NEO4J_DATABASE``,
-        ``GRAPHMEM_NEO4J_HTTP``, ``GRAPHMEM_NEO4J_TIMEOUT``, ``GRAPHMEM_EXTRACTOR`` (none|chat|llm),
+        ``GRAPHMEM_NEO4J_HTTP``, ``GRAPHMEM_NEO4J_TIMEOUT``, ``GRAPHMEM_RECORD_ID_SECRET``,
+        ``GRAPHMEM_EXTRACTOR`` (none|chat|llm),
         ``GRAPHMEM_OLLAMA_URL``, ``GRAPHMEM_OLLAMA_MODEL``, ``GRAPHMEM_TIMEZONE``; keyword
         overrides win."""
         env = os.environ if environ is None else environ
@@ -195,6 +202,8 @@ class MemoryConfig:
             values["neo4j_database"] = env["NEO4J_DATABASE"]
         if env.get("GRAPHMEM_NEO4J_HTTP"):
             values["neo4j_http_url"] = env["GRAPHMEM_NEO4J_HTTP"]
+        if env.get("GRAPHMEM_RECORD_ID_SECRET"):
+            values["record_id_secret"] = env["GRAPHMEM_RECORD_ID_SECRET"]
         if env.get("GRAPHMEM_NEO4J_TIMEOUT"):
             try:
                 values["neo4j_timeout"] = float(env["GRAPHMEM_NEO4J_TIMEOUT"])

@@ -17,7 +17,14 @@ from typing import Any
 from graphmem._errors import InvalidInputError
 from graphmem.domain.controller import Controller, FactContext, Plan
 from graphmem.domain.keys import RelationRegistry
-from graphmem.domain.model import MAX_POS, Fact, ParseStatus, Record, utc_now_iso
+from graphmem.domain.model import (
+    MAX_POS,
+    Fact,
+    ParseStatus,
+    Record,
+    content_id,
+    utc_now_iso,
+)
 from graphmem.domain.soft_keys import SoftKeyMatcher
 from graphmem.extract.base import Extraction, Extractor
 from graphmem.results import IngestReport
@@ -41,8 +48,10 @@ class IngestPipeline:
 
     def __init__(self, store: Store, namespace: str, controller: Controller,
                  registry: RelationRegistry, extractor: Extractor | None,
-                 soft_keys: SoftKeyMatcher | None = None) -> None:
+                 soft_keys: SoftKeyMatcher | None = None,
+                 record_key: bytes = b"graphmem") -> None:
         self.store = store
+        self.record_key = record_key  # keys the ids of records sent without one
         self.ns = namespace
         self.controller = controller
         self.registry = registry
@@ -82,17 +91,34 @@ class IngestPipeline:
         report.seconds = time.perf_counter() - t0
         return report
 
+    def identified(self, record: Record) -> Record:
+        """The record with its id: the caller's, or one derived from its content."""
+        if record.id is not None:
+            return record
+        return record.with_id(content_id(record, self.record_key))
+
     def write_batch(self, batch: list[Record], report: IngestReport) -> Plan:
         # The same id twice in one batch: the first wins, as if sent one after the other.
         unique: dict[str, Record] = {}
+        derived: set[str] = set()
         for r in batch:
+            if r.id is None:
+                r = self.identified(r)
+                derived.add(self.record_uid(str(r.id)))
             uid = self.record_uid(str(r.id))
             if uid in unique:
                 report.skipped_known += 1
             else:
                 unique[uid] = r
+
+        def known_of(found: dict[str, str]) -> dict[str, str]:
+            # An erased record the caller named stays erased (a replayed export does not
+            # bring it back); a derived id is not held against the same words said again,
+            # so no answer tells anyone that a text was erased.
+            return {u: st for u, st in found.items() if not (st == "erased" and u in derived)}
+
         t_db = time.perf_counter()
-        known = self.store.known_records(self.ns, unique)
+        known = known_of(self.store.known_records(self.ns, unique))
         report.db_seconds += time.perf_counter() - t_db
         for uid in unique:
             if known.get(uid) == "stored":
@@ -111,7 +137,7 @@ class IngestPipeline:
 
         def write(tx: StoreTransaction) -> tuple[Plan, list[str], dict[str, str]]:
             # Under the namespace lock: what is known now is final for this transaction.
-            late = tx.known_records(self.ns, [p.uid for p in prepared])
+            late = known_of(tx.known_records(self.ns, [p.uid for p in prepared]))
             rows = [p for p in prepared if p.uid not in late]
             if any(p.row["pos"] is None for p in rows):
                 rows = self._number(tx, rows)

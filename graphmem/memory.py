@@ -21,6 +21,7 @@ from typing import Any, Literal
 from graphmem._cypher import query_names
 from graphmem._errors import ConflictError, InvalidInputError, NotFoundError
 from graphmem._names import validate_namespace
+from graphmem._secrets import namespace_key
 from graphmem.config import BlockOptions, MemoryConfig
 from graphmem.domain.block import Block
 from graphmem.domain.controller import Controller, Plan
@@ -61,7 +62,9 @@ class Memory:
         if soft is not None:  # the namespace's own: learned names never cross namespaces
             soft = dataclasses.replace(soft, _known={}, decisions=[])
         self._writer = IngestPipeline(store, self.namespace, self.controller, self.registry,
-                                      self.config.build_extractor(self.registry), soft)
+                                      self.config.build_extractor(self.registry), soft,
+                                      namespace_key(self.namespace,
+                                                    self.config.record_id_secret))
         self._evidence = EvidenceReader(store, self.namespace, self.config.aliases,
                                         self.config.embedder)
         self._browser = BrowserTarget(self.config.neo4j_http_url, bolt_url,
@@ -185,7 +188,8 @@ class Memory:
                 self.controller.erase_versions(states[key], doomed, plan)
             for u in doomed:
                 plan.changed_versions.pop(u, None)
-            tx.erase(self.namespace, uid, sorted(doomed), plan, utc_now_iso())
+            surviving = sorted({vuid for vuid, _, only in scope.versions if not only})
+            tx.erase(self.namespace, uid, sorted(doomed), plan, utc_now_iso(), surviving)
             return len(doomed), len(keys)
 
         removed, rematerialized = self.store.transact(self.namespace, work)
@@ -195,7 +199,8 @@ class Memory:
         self.controller.key_for(fact)  # a bad relation fails before any write
         plan = self._writer.write_batch([record], IngestReport())
         if not plan.operations:
-            raise ConflictError(f"record {record.id!r} is already stored (or was erased)")
+            rid = self._writer.identified(record).id
+            raise ConflictError(f"record {rid!r} is already stored (or was erased)")
         op = plan.operations[-1]
         key = op.key  # soft key identity may have aligned the relation
         head = self.store.load_keys(self.namespace, [key])[key].head()

@@ -190,6 +190,28 @@ def bench_locomo(ctx: click.Context, data_dir: str, budgets: str, write: str | N
              lc.plot(res, Path(plot_dir)) if plot_dir else ())
 
 
+@main.command("soak")
+@click.option("--minutes", default=10.0, show_default=True,
+              type=click.FloatRange(0.1, 24 * 60))
+@click.option("--clients", default=8, show_default=True, type=click.IntRange(1, 256))
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
+@click.pass_context
+def bench_soak(ctx: click.Context, minutes: float, clients: int, write: str | None) -> None:
+    """Several clients mix writes and reads over HTTP for a while: errors, p99, the
+    server's memory growth, and the audits afterwards.
+
+    \b
+    Example:
+      graphmem-bench soak --minutes 10 --clients 8 --write BENCHMARKS.md
+    """
+    from graphmem_bench import soak
+
+    res = soak.run(ctx.obj["uri"], minutes, clients, progress=lambda m: click.echo(m, err=True))
+    cmd = (f"graphmem-bench soak --minutes {minutes:g} --clients {clients}"
+           + (f" --write {write}" if write else ""))
+    _publish(soak.markdown(res, cmd), "soak", write)
+
+
 @main.command("interfaces")
 @click.option("--requests", default=200, show_default=True, help="Block requests per interface.")
 @click.option("--cli-calls", default=5, show_default=True,

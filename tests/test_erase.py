@@ -47,3 +47,59 @@ def test_erasing_the_record_a_revoke_restored_keeps_the_revoke(memory: Memory) -
     memory.erase("r2")
     assert memory.why("door", "colour").value == "red"
     assert memory.audit("two_heads") == []
+
+
+def _record_ids(memory: Memory) -> list[str]:
+    rows = memory.store.driver.execute_query(
+        "MATCH (e:Evidence {ns: $ns}) RETURN e.record_id AS id ORDER BY e.pos",
+        ns=memory.namespace).records
+    return [r["id"] for r in rows]
+
+
+def test_derived_ids_are_keyed_not_a_hash_of_the_text(memory: Memory, connect, namespace):
+    """An id derived from content uses a secret outside Neo4j and differs per namespace:
+    hashing candidate texts (10^4 PINs) cannot find what an erased record said."""
+    import hashlib
+
+    statement = "my card pin is 7316"
+    memory.ingest([{"text": statement}])
+    (rid,) = _record_ids(memory)
+    plain = hashlib.sha256(json.dumps([statement, None, None, None, None]).encode())
+    assert rid.startswith("r-") and plain.hexdigest()[:24] not in rid
+    other = connect(namespace + "x")
+    other.ingest([{"text": statement}])
+    assert _record_ids(other) != [rid]
+
+
+def test_an_erased_statement_can_be_remembered_again(memory: Memory) -> None:
+    statement = "my card pin is 7316"
+    first = memory.ingest([{"text": statement}])
+    assert first.stored == 1
+    (rid,) = _record_ids(memory)
+    memory.erase(rid)
+    again = memory.ingest([{"text": statement}])  # no oracle: a new record, not "erased"
+    assert again.stored == 1 and again.skipped_erased == 0
+    memory.erase(_record_ids(memory)[0])  # and it can be erased again
+    memory.remember("card", "pin", "7316")
+    memory.erase(_record_ids(memory)[0])
+    assert memory.remember("card", "pin", "7316").head == "7316"
+
+
+def test_an_erased_explicit_id_is_not_ingested_again(memory: Memory) -> None:
+    """A caller's own id stays erased: replaying an old export does not bring it back."""
+    memory.ingest([{"text": "the vault code is 4417", "id": "m7"}])
+    memory.erase("m7")
+    again = memory.ingest([{"text": "the vault code is 4417", "id": "m7"}])
+    assert again.stored == 0 and again.skipped_erased == 1
+
+
+def test_an_erased_spelling_does_not_survive_as_a_name(memory: Memory) -> None:
+    memory.remember("ZORBLAX QUENTWORTH", "alias", "Q", record_id="loud")
+    memory.remember("Zorblax Quentworth", "alias", "Q", record_id="quiet")
+    memory.erase("loud")
+    names = memory.store.driver.execute_query(
+        "MATCH (en:Entity {ns: $ns}) RETURN en.name AS name, en.aliases AS aliases",
+        ns=memory.namespace).records
+    everything = json.dumps([r.data() for r in names])
+    assert "ZORBLAX" not in everything and "Zorblax Quentworth" in everything
+    assert memory.why("Zorblax Quentworth", "alias").value == "Q"

@@ -5,7 +5,9 @@ Nothing here knows about Neo4j, HTTP or an LLM.
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import hmac
 import json
 import re
 from dataclasses import asdict, dataclass, field
@@ -24,6 +26,7 @@ __all__ = [
     "Record",
     "Status",
     "VersionState",
+    "content_id",
     "to_utc_iso",
     "utc_now_iso",
 ]
@@ -231,22 +234,33 @@ class Record:
                                      or not 0 <= self.pos <= MAX_GIVEN_POS):
             raise InvalidInputError(
                 f"record pos must be an integer from 0 to {MAX_GIVEN_POS:,}, got {self.pos!r}")
-        if self.id is None:
-            # Content-addressed id: re-ingesting the same record is recognised.
-            digest = hashlib.sha256(
-                json.dumps([self.text, self.pos, self.speaker, self.observed_at, self.source])
-                .encode()
-            ).hexdigest()[:24]
-            object.__setattr__(self, "id", f"r-{digest}")
-        elif not isinstance(self.id, str) or not self.id.strip() or len(self.id) > 512:
+        # Without an id, ingest derives one from the content and the namespace's key
+        # (content_id); the domain never sees the key.
+        if self.id is not None and (not isinstance(self.id, str) or not self.id.strip()
+                                    or len(self.id) > 512):
             raise InvalidInputError("record id must be a string of 1-512 characters")
-        else:
+        if self.id is not None:
             _check_encodable(self.id, "record id")
+
+    def with_id(self, record_id: str) -> Record:
+        """This record under ``record_id`` (no second validation: the id is ours)."""
+        out = copy.copy(self)
+        object.__setattr__(out, "id", record_id)
+        return out
 
     @property
     def source_identity(self) -> str | None:
         """Who said it: two records from one identity never contest each other."""
         return self.speaker or self.source
+
+
+def content_id(record: Record, key: bytes) -> str:
+    """The id of a record sent without one: a keyed hash (HMAC-SHA256) of its content, so
+    re-sending it is recognised, while nobody without ``key`` (kept outside the database)
+    can test a guess of what an erased record said against its id."""
+    content = json.dumps([record.text, record.pos, record.speaker, record.observed_at,
+                          record.source]).encode()
+    return "r-" + hmac.new(key, content, hashlib.sha256).hexdigest()[:24]
 
 
 @dataclass

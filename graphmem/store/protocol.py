@@ -104,7 +104,8 @@ class StoreTransaction(StoreReads, Protocol):
 
     def write_plan(self, ns: str, evidence: list[dict[str, Any]], plan: Plan) -> None: ...
 
-    def erase(self, ns: str, uid: str, doomed: list[str], plan: Plan, at: str) -> None: ...
+    def erase(self, ns: str, uid: str, doomed: list[str], plan: Plan, at: str,
+              surviving: Sequence[str] = ()) -> None: ...
 
 
 class Store(StoreReads, Protocol):

@@ -175,8 +175,9 @@ class TxStore(_Reads):
     def write_plan(self, ns: str, evidence: list[dict[str, Any]], plan: Plan) -> None:
         Neo4jStore._write_plan_tx(self.tx, ns, evidence, plan)
 
-    def erase(self, ns: str, uid: str, doomed: list[str], plan: Plan, at: str) -> None:
-        Neo4jStore._erase_tx(self.tx, ns, uid, doomed, plan, at)
+    def erase(self, ns: str, uid: str, doomed: list[str], plan: Plan, at: str,
+              surviving: Sequence[str] = ()) -> None:
+        Neo4jStore._erase_tx(self.tx, ns, uid, doomed, plan, at, list(surviving))
 
 
 class Neo4jStore(_Reads):
@@ -410,17 +411,19 @@ class Neo4jStore(_Reads):
     # -- erase ------------------------------------------------------------------------
     @staticmethod
     def _erase_tx(tx: ManagedTransaction, ns: str, uid: str, doomed: list[str], plan: Plan,
-                  at: str) -> None:
-        """Delete the record, its ops and the versions only it supported; restore heads."""
+                  at: str, surviving: list[str]) -> None:
+        """Delete the record, its ops and the versions only it supported; restore heads;
+        versions other records keep lose the erased record's spelling."""
 
         def run(name: str, **params: Any) -> list[dict[str, Any]]:
             return [r.data() for r in tx.run(cypher(name), params)]
 
-        entity_uids = run("erase_entities_of", uids=doomed)[0]["uids"]
+        entity_uids = run("erase_entities_of", uids=[*doomed, *surviving])[0]["uids"]
         run("clear_heads", uids=[*plan.changed_versions, *doomed])
         run(
             "erase_delete", uid=uid, versions=doomed, ns=ns, at=at,
-            tomb_uid=f"{ns}/erased/{uid.split('/', 1)[1]}",
+            # A derived id can be stored and erased again: each erase has its own tombstone.
+            tomb_uid=f"{ns}/erased/{uid.split('/', 1)[1]}@{at}",
         )
         run("update_versions", rows=[
             {"uid": v.uid, "status": str(v.status),
@@ -430,4 +433,15 @@ class Neo4jStore(_Reads):
         ])
         if plan.supersedes:
             run("link_supersedes", pairs=[list(p) for p in plan.supersedes])
+        if surviving:
+            respell = []
+            for row in run("surviving_spellings", uids=surviving):
+                facts = [f for f in map(json.loads, row["facts"])
+                         if f.get("intent") != "revoke" and f.get("value")]
+                if facts and (facts[0]["subject"], facts[0]["value"]) != (row["subject"],
+                                                                         row["value"]):
+                    respell.append({"uid": row["uid"], "subject": facts[0]["subject"],
+                                    "value": facts[0]["value"]})
+            if respell:
+                run("respell_versions", rows=respell)
         run("erase_orphan_entities", uids=entity_uids)
