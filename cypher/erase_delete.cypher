@@ -3,8 +3,8 @@
 // What only took back or settled the erased versions goes with them: the operations
 // applied to nothing else (their fact names the values), the tombstones that revoked
 // them, and the records that carried nothing else (a revoke's text names what it took
-// back). An operation that also touched a surviving version stays: it is that version's
-// history.
+// back; each gets a sealed tombstone too). An operation that also touched a surviving
+// version stays: it is that version's history.
 MATCH (e:Evidence {uid: $uid})
 OPTIONAL MATCH (o:Operation)-[:FROM]->(e)
 DETACH DELETE o
@@ -21,6 +21,9 @@ CALL (e) {
     AND NOT EXISTS { (:Operation)-[:FROM]->(src) }
     AND NOT EXISTS { (:Version)-[:SUPPORTED_BY]->(src) }
   WITH DISTINCT src
+  // Sealed like the erased record's: a caller's id replayed later stays erased.
+  CREATE (:Tombstone {uid: $ns + '/erased/' + src.record_id + '@' + $at, ns: $ns, at: $at,
+                      reason: 'erased', sealed: true, record_id: src.uid})
   DETACH DELETE src
 }
 CALL (e) {

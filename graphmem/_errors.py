@@ -41,7 +41,14 @@ class ConflictError(GraphmemError):
 
 
 class StoreUnavailableError(GraphmemError):
-    """Neo4j could not be reached or refused the connection."""
+    """Neo4j could not be reached or refused the connection.
+
+    ``retryable`` says whether trying again later can help (Neo4j down or a transient
+    failure: the service answers 503 with Retry-After) or not (bad credentials, a write
+    that ran past its timeout).
+    """
+
+    retryable: bool = True
 
 
 class LLMError(GraphmemError):

@@ -11,11 +11,14 @@ when several machines share one Neo4j.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import os
 import secrets
 from pathlib import Path
+
+from graphmem._errors import InvalidInputError
 
 __all__ = ["SECRET_FILE", "namespace_key"]
 
@@ -29,18 +32,27 @@ def _home() -> Path:
 
 def _installation_secret() -> bytes:
     path = _home() / SECRET_FILE
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # another process made it first
-        return path.read_bytes()
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(secrets.token_bytes(32))
-    return path.read_bytes()
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Written whole under a temporary name, then linked into place: a concurrent
+        # process never reads a half-written key, and the first link wins.
+        tmp = path.with_name(f".{SECRET_FILE}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(secrets.token_bytes(32))
+                fh.flush()
+                os.fsync(fh.fileno())
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+    key = path.read_bytes()
+    if len(key) < 32:
+        raise InvalidInputError(
+            f"{path} holds {len(key)} bytes; a record-id key needs 32. Restore it from a "
+            "backup, or set GRAPHMEM_RECORD_ID_SECRET")
+    return key
 
 
 def namespace_key(namespace: str, secret: str | None = None) -> bytes:

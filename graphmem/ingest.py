@@ -10,7 +10,7 @@ plan. Re-sending a batch changes nothing.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -23,6 +23,7 @@ from graphmem.domain.model import (
     ParseStatus,
     Record,
     content_id,
+    legacy_content_id,
     utc_now_iso,
 )
 from graphmem.domain.soft_keys import SoftKeyMatcher
@@ -101,24 +102,37 @@ class IngestPipeline:
         # The same id twice in one batch: the first wins, as if sent one after the other.
         unique: dict[str, Record] = {}
         derived: set[str] = set()
+        legacy: dict[str, str] = {}  # uid -> the unkeyed uid earlier versions gave it
         for r in batch:
             if r.id is None:
+                old = self.record_uid(legacy_content_id(r))
                 r = self.identified(r)
                 derived.add(self.record_uid(str(r.id)))
+                legacy[self.record_uid(str(r.id))] = old
             uid = self.record_uid(str(r.id))
             if uid in unique:
                 report.skipped_known += 1
             else:
                 unique[uid] = r
 
-        def known_of(found: dict[str, str]) -> dict[str, str]:
+        def known_of(uids: list[str], found: Mapping[str, str]) -> dict[str, str]:
             # An erased record the caller named stays erased (a replayed export does not
             # bring it back); a derived id is not held against the same words said again,
-            # so no answer tells anyone that a text was erased.
-            return {u: st for u, st in found.items() if not (st == "erased" and u in derived)}
+            # so no answer tells anyone that a text was erased. A record stored under the
+            # unkeyed id of earlier versions is still known.
+            out = {u: st for u, st in found.items() if not (st == "erased" and u in derived)}
+            for u in uids:
+                if found.get(legacy.get(u, "")) == "stored":
+                    out[u] = "stored"
+            return out
+
+        def lookup(read: Callable[[str, Iterable[str]], Mapping[str, str]],
+                   uids: list[str]) -> dict[str, str]:
+            olds = [legacy[u] for u in uids if u in legacy]
+            return known_of(uids, read(self.ns, [*uids, *olds]))
 
         t_db = time.perf_counter()
-        known = known_of(self.store.known_records(self.ns, unique))
+        known = lookup(self.store.known_records, list(unique))
         report.db_seconds += time.perf_counter() - t_db
         for uid in unique:
             if known.get(uid) == "stored":
@@ -137,7 +151,7 @@ class IngestPipeline:
 
         def write(tx: StoreTransaction) -> tuple[Plan, list[str], dict[str, str]]:
             # Under the namespace lock: what is known now is final for this transaction.
-            late = known_of(tx.known_records(self.ns, [p.uid for p in prepared]))
+            late = lookup(tx.known_records, [p.uid for p in prepared])
             rows = [p for p in prepared if p.uid not in late]
             if any(p.row["pos"] is None for p in rows):
                 rows = self._number(tx, rows)

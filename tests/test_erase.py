@@ -103,3 +103,55 @@ def test_an_erased_spelling_does_not_survive_as_a_name(memory: Memory) -> None:
     everything = json.dumps([r.data() for r in names])
     assert "ZORBLAX" not in everything and "Zorblax Quentworth" in everything
     assert memory.why("Zorblax Quentworth", "alias").value == "Q"
+
+
+def test_erase_never_changes_a_surviving_value(memory: Memory) -> None:
+    """A version another record keeps is only respelled, never given a rival's value."""
+    memory.remember("standup", "time", "9:30", source="slack", speaker="ann", record_id="r1")
+    memory.remember("standup", "time", "10:00", source="email", speaker="bob",
+                    authority="hearsay", record_id="r3")
+    memory.remember("standup", "time", "9:30", source="chat", speaker="cy", record_id="r2")
+    before = sorted(v["value"] for v in memory.why("standup", "time").versions)
+    memory.erase("r1")
+    after = sorted(v["value"] for v in memory.why("standup", "time").versions)
+    assert after == before == ["10:00", "9:30"]
+    assert memory.audit("two_heads") == [] and memory.audit("status_labels") == []
+
+
+def test_evidence_never_serves_an_erased_raw_record(memory: Memory) -> None:
+    """An erase frees a position a new record may take: the evidence index must notice."""
+    memory.ingest([{"text": "the alarm was fixed by Lee", "id": "a1"},
+                   {"text": "the alarm code is 5521", "id": "a2"}])
+    assert "5521" in memory.evidence("what is the alarm code?").text
+    memory.erase("a2")  # the newest: its position is free again
+    memory.ingest([{"text": "the alarm has a new panel", "id": "a3"}])
+    text = memory.evidence("what is the alarm code?").text
+    assert "5521" not in text and "new panel" in text
+
+
+def test_a_revoke_record_erased_with_its_value_stays_erased(memory: Memory) -> None:
+    memory.remember("standup", "time", "9:00", record_id="r1")
+    memory.ingest([{"text": "no, scrap that", "id": "r4", "facts": [
+        {"subject": "standup", "relation": "time", "value": "", "intent": "revoke"}]}])
+    memory.erase("r1")
+    memory.remember("standup", "time", "11:00", record_id="r6")
+    replay = memory.ingest([{"text": "no, scrap that", "id": "r4", "facts": [
+        {"subject": "standup", "relation": "time", "value": "", "intent": "revoke"}]}])
+    assert replay.stored == 0 and replay.skipped_erased == 1
+    assert memory.why("standup", "time").value == "11:00"
+
+
+def test_the_same_text_with_other_facts_is_another_record(memory: Memory) -> None:
+    memory.remember("door", "colour", "red", text="the door: red and big")
+    memory.remember("door", "size", "big", text="the door: red and big")
+    assert memory.why("door", "size").value == "big"
+
+
+def test_records_stored_under_the_old_unkeyed_ids_are_still_known(memory: Memory) -> None:
+    from graphmem import Record
+    from graphmem.domain.model import legacy_content_id
+
+    old = Record("stored by an earlier version")
+    memory.ingest([old.with_id(legacy_content_id(old))])
+    again = memory.ingest([{"text": "stored by an earlier version"}])
+    assert again.stored == 0 and again.skipped_known == 1

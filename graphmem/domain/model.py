@@ -27,6 +27,7 @@ __all__ = [
     "Status",
     "VersionState",
     "content_id",
+    "legacy_content_id",
     "to_utc_iso",
     "utc_now_iso",
 ]
@@ -258,9 +259,19 @@ def content_id(record: Record, key: bytes) -> str:
     """The id of a record sent without one: a keyed hash (HMAC-SHA256) of its content, so
     re-sending it is recognised, while nobody without ``key`` (kept outside the database)
     can test a guess of what an erased record said against its id."""
+    facts = [[f.subject, f.relation, f.value, str(f.intent)] for f in record.facts or ()]
+    content = json.dumps([record.text, record.pos, record.speaker, record.observed_at,
+                          record.source, list(record.participants), record.stated_at,
+                          int(record.authority), facts]).encode()
+    return "r-" + hmac.new(key, content, hashlib.sha256).hexdigest()[:24]
+
+
+def legacy_content_id(record: Record) -> str:
+    """The unkeyed id earlier versions derived (a plain hash): looked up so records stored
+    by them are still recognised when sent again, never given to a new record."""
     content = json.dumps([record.text, record.pos, record.speaker, record.observed_at,
                           record.source]).encode()
-    return "r-" + hmac.new(key, content, hashlib.sha256).hexdigest()[:24]
+    return "r-" + hashlib.sha256(content).hexdigest()[:24]
 
 
 @dataclass

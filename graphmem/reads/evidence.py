@@ -99,7 +99,9 @@ class EvidenceReader:
 
     def raw_index(self, records: list[EvidenceRecord]) -> RawRecordIndex:
         """The index of the namespace's raw records, rebuilt only when they changed."""
-        signature = (len(records), sum(r.pos for r in records), max(r.pos for r in records))
+        # Every record's position and id: an erase frees a position that a new record may
+        # take, so counts and sums alone could keep serving an erased text.
+        signature = hash(tuple((r.pos, r.id) for r in records))
         cached = self.cache.get("raw_index")
         if cached is None or cached[0] != signature:
             cached = (signature, RawRecordIndex(records))

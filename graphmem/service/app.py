@@ -70,9 +70,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        async with mcp.running():
-            yield
-        svc.close()
+        try:
+            async with mcp.running():
+                yield
+        finally:
+            svc.close()
 
     app = _GraphmemAPI(
         title="graphmem", version=__version__, lifespan=lifespan,

@@ -53,7 +53,8 @@ def _error_fields(exc: RequestValidationError) -> list[dict[str, Any]]:
 
 async def _on_graphmem(request: Request, exc: Exception) -> Response:
     # Neo4j unreachable: say when to try again, as a busy namespace does.
-    headers = {"Retry-After": "5"} if isinstance(exc, StoreUnavailableError) else None
+    headers = ({"Retry-After": "5"} if isinstance(exc, StoreUnavailableError)
+               and exc.retryable else None)
     return _exception_response(exc, request, headers)
 
 

@@ -142,7 +142,8 @@ def install_fulltext(driver: Driver, database: str | None = None) -> None:
 
 # (name, query): each runs in batches until it labels nothing, then is marked done.
 MIGRATIONS = (("unresolved-label", "migrate_unresolved_label"),
-              ("status-labels", "migrate_status_labels"))
+              ("status-labels", "migrate_status_labels"),
+              ("derived-tombstones", "migrate_derived_tombstones"))
 
 
 def migrate(driver: Driver, database: str | None = None) -> None:

@@ -23,6 +23,7 @@ from neo4j.exceptions import (
     Neo4jError,
     ServiceUnavailable,
     SessionExpired,
+    TransientError,
 )
 
 from graphmem._cypher import cypher
@@ -110,10 +111,15 @@ def _mapped(what: str) -> Iterator[None]:
             "committed. Retry once Neo4j is back: known records are skipped."
         ) from exc
     except AuthError as exc:
-        raise StoreUnavailableError(
-            f"Neo4j refused the credentials during the {what}: {exc}") from exc
+        err = StoreUnavailableError(f"Neo4j refused the credentials during the {what}: {exc}")
+        err.retryable = False
+        raise err from exc
     except (Neo4jError, DriverError) as exc:
-        raise StoreUnavailableError(f"Neo4j failed the {what}: {exc}") from exc
+        err = StoreUnavailableError(f"Neo4j failed the {what}: {exc}")
+        # Only a transient failure is worth retrying (a timed-out write or a refused
+        # query fails the same way again).
+        err.retryable = isinstance(exc, TransientError)
+        raise err from exc
 
 
 def evidence_record(r: Mapping[str, Any]) -> EvidenceRecord:
@@ -436,8 +442,11 @@ class Neo4jStore(_Reads):
         if surviving:
             respell = []
             for row in run("surviving_spellings", uids=surviving):
+                # Only a spelling of the same name and value: never a different value.
                 facts = [f for f in map(json.loads, row["facts"])
-                         if f.get("intent") != "revoke" and f.get("value")]
+                         if f.get("intent") != "revoke" and f.get("value")
+                         and normalize_name(f["subject"]) == normalize_name(row["subject"])
+                         and normalize_name(f["value"]) == normalize_name(row["value"])]
                 if facts and (facts[0]["subject"], facts[0]["value"]) != (row["subject"],
                                                                          row["value"]):
                     respell.append({"uid": row["uid"], "subject": facts[0]["subject"],
