@@ -3,7 +3,8 @@
 // Anchors are the entities that exist, are the subject of some version, and are not
 // inside a longer match ("New York Times" beats "New York"). From them, every current
 // edge of every subject at shortest depth < $hops is selected (objects become subjects).
-// Unresolved records of the namespace come back too: the reader always gets them.
+// The unresolved records of the namespace come back as (pos, record id) only: the caller
+// ranks them from its own index, reloaded only when these change.
 UNWIND $spans AS c
 MATCH (a:Entity {uid: c.uid})
 WHERE EXISTS { (a)<-[:SUBJECT]-(:Version) }
@@ -27,6 +28,6 @@ CALL (anchors) {
 }
 CALL () {
   MATCH (e:Unresolved {ns: $ns})
-  RETURN collect(e {.pos, .text, .record_id, .speaker, .observed_at}) AS unresolved
+  RETURN collect([e.pos, e.record_id]) AS unresolved
 }
 RETURN [x IN anchors | x.name] AS anchors, edges, unresolved

@@ -29,7 +29,7 @@ from graphmem.domain.evidence import EvidenceRecord, render
 from graphmem.domain.soft_keys import cosine
 from graphmem.reads.evidence import EvidenceReader, Selection, register_control
 from graphmem.reads.ranking import simple_tokens
-from graphmem_bench.reads import SnapshotVersion, anchors, snapshot_versions, unresolved_records
+from graphmem_bench.reads import SnapshotVersion, anchors, snapshot_versions
 
 __all__ = ["BASELINES", "Snapshot", "bfs", "snapshot"]
 
@@ -143,8 +143,8 @@ def _chosen(reader: EvidenceReader, anchors: list[str], vs: list[V], snap: Snaps
     """A key selection plus the unresolved records; nothing chosen means the whole history."""
     if not vs:
         return Selection(anchors, [], [], fallback=True)
-    return Selection(anchors, _names(vs), _recs(snap, vs) + unresolved_records(
-        reader.store, reader.ns))
+    return Selection(anchors, _names(vs), _recs(snap, vs) + reader.store.unresolved_records(
+        reader.ns))
 
 
 def prior_refresh(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selection:
@@ -189,7 +189,7 @@ def current_state(reader: EvidenceReader, question: str, hops: int, budget: int)
     snap = snapshot(reader)
     heads = list(snap.heads.values())
     return Selection([], _names(heads),
-                     _recs(snap, heads) + unresolved_records(reader.store, reader.ns))
+                     _recs(snap, heads) + reader.store.unresolved_records(reader.ns))
 
 
 def raw_history(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selection:
@@ -262,7 +262,7 @@ def turns_pruned(reader: EvidenceReader, question: str, hops: int, budget: int) 
     kept = [t for t in picked if t.pos not in dropped]
     if not kept:
         return Selection(anchors, [], [], fallback=True)
-    return Selection(anchors, [], kept + unresolved_records(reader.store, reader.ns))
+    return Selection(anchors, [], kept + reader.store.unresolved_records(reader.ns))
 
 
 BASELINES: dict[str, Any] = {

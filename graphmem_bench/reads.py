@@ -11,12 +11,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
-from graphmem.domain.evidence import EvidenceRecord
-from graphmem.store.neo4j.store import evidence_record
 from graphmem.store.protocol import Span
 
-__all__ = ["Anchor", "NamedQueries", "SnapshotVersion", "anchors", "snapshot_versions",
-           "unresolved_records"]
+__all__ = ["Anchor", "NamedQueries", "SnapshotVersion", "anchors", "snapshot_versions"]
 
 
 class NamedQueries(Protocol):
@@ -52,10 +49,6 @@ class SnapshotVersion:
 def anchors(store: NamedQueries, spans: Sequence[Span]) -> list[Anchor]:
     rows = store.run("anchors", {"spans": [asdict(s) for s in spans]})
     return [Anchor(r["key"], r["name"]) for r in rows]
-
-
-def unresolved_records(store: NamedQueries, ns: str) -> list[EvidenceRecord]:
-    return [evidence_record(r) for r in store.run("unresolved_records", {"ns": ns})]
 
 
 def snapshot_versions(store: NamedQueries, ns: str) -> list[SnapshotVersion]:

@@ -97,14 +97,19 @@ class EvidenceReader:
     # Per-reader state a control may keep between calls (e.g. an index it built).
     cache: dict[str, Any] = field(default_factory=dict)
 
-    def raw_index(self, records: list[EvidenceRecord]) -> RawRecordIndex:
-        """The index of the namespace's raw records, rebuilt only when they changed."""
-        # Every record's position and id: an erase frees a position that a new record may
-        # take, so counts and sums alone could keep serving an erased text.
-        signature = hash(tuple((r.pos, r.id) for r in records))
+    def raw_index(self, current: list[tuple[int, str]]) -> RawRecordIndex:
+        """The index of the namespace's raw records, reloaded only when they changed.
+
+        ``current`` is every raw record's (pos, id) now: an erase frees a position a new
+        record may take, so the whole list, not a count, says whether the index is stale.
+        """
+        signature = hash(tuple(sorted(current)))
         cached = self.cache.get("raw_index")
         if cached is None or cached[0] != signature:
-            cached = (signature, RawRecordIndex(records))
+            records = self.store.unresolved_records(self.ns)
+            # Keyed by what was loaded: a record written meanwhile shows up next call.
+            loaded = hash(tuple(sorted((r.pos, str(r.id)) for r in records)))
+            cached = (loaded, RawRecordIndex(records))
             self.cache["raw_index"] = cached
         return cached[1]
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
 from graphmem.language.text import HANGUL_SYLLABLE
 
-__all__ = ["BM25F", "STOPWORDS", "KoreanMorphemes", "simple_tokens"]
+__all__ = ["BM25F", "STOPWORDS", "KoreanMorphemes", "simple_tokens", "stemmed_tokens"]
 
 _WORD = re.compile(r"[\w]+", re.UNICODE)
 
@@ -27,6 +28,20 @@ def simple_tokens(text: str) -> list[str]:
         if HANGUL_SYLLABLE.search(w) and len(w) > 2:
             out.extend(w[i : i + 2] for i in range(len(w) - 1))
     return out
+
+
+_STEMMERS = threading.local()  # PyStemmer objects are not thread-safe: one per thread
+
+
+def stemmed_tokens(text: str) -> list[str]:
+    """``simple_tokens`` with English words reduced to their Snowball stems, so a question
+    about what someone "researched" finds the turn where they talk about "research"."""
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        import Stemmer
+
+        stemmer = _STEMMERS.english = Stemmer.Stemmer("english")
+    return stemmer.stemWords(simple_tokens(text))
 
 
 _CONTENT_TAGS = ("NN", "NR", "NP", "SL", "SN", "SH", "XR", "VV", "VA", "MAG")

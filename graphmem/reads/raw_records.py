@@ -4,9 +4,10 @@ Most of what people tell an agent states no slot: events, plans, opinions. Those
 stay raw (``Unresolved``), and the evidence must *select* among them rather than hand
 over the newest that fit. ``RawRecordIndex`` ranks them with BM25F (Robertson et al.,
 "Simple BM25 extension to multiple weighted fields") over the text, the speaker and the
-session date, Korean by Kiwi morphemes; the turns of people the question names are
-boosted; and a chosen turn brings its neighbours in the same session (a question is often
-answered across a question and its reply), scored below the turns that matched.
+session date, English words by their Snowball stems and Korean by Kiwi morphemes; the
+turns of people the question names are boosted; and a chosen turn brings its neighbours
+in the same session (a question is often answered across a question and its reply),
+scored below the turns that matched.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from datetime import date
 
 from graphmem.domain.evidence import EvidenceRecord
 from graphmem.language.text import has_hangul
-from graphmem.reads.ranking import BM25F, KoreanMorphemes, simple_tokens
+from graphmem.reads.ranking import BM25F, KoreanMorphemes, stemmed_tokens
 
 __all__ = ["RankingWeights", "RawRecordIndex"]
 
@@ -57,7 +58,7 @@ class RawRecordIndex:
         self.records = list(records)
         self.weights = weights
         speakers = sorted({r.speaker for r in self.records if r.speaker})
-        tokenize: Callable[[str], list[str]] = simple_tokens
+        tokenize: Callable[[str], list[str]] = stemmed_tokens
         if any(has_hangul(r.text) for r in self.records[:2000]):
             tokenize = KoreanMorphemes(speakers)
         self.tokenize = tokenize

@@ -59,7 +59,7 @@ class ClosureEdge:
 class Closure:
     anchors: list[str]
     edges: list[ClosureEdge]
-    unresolved: list[EvidenceRecord]
+    unresolved: list[tuple[int, str]]  # (pos, record id) of every unresolved record
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,8 @@ class Store(StoreReads, Protocol):
     def closure(self, ns: str, spans: Sequence[Span], hops: int) -> Closure: ...
 
     def all_records(self, ns: str) -> list[EvidenceRecord]: ...
+
+    def unresolved_records(self, ns: str) -> list[EvidenceRecord]: ...
 
     # -- read path B: blocks ----------------------------------------------------------
     def watermark(self, ns: str) -> Watermark: ...

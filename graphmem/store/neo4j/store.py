@@ -257,10 +257,13 @@ class Neo4jStore(_Reads):
                              tuple(evidence_record(ev) for ev in e["evidence"]))
                  for e in row["edges"]]
         return Closure(list(row["anchors"]), edges,
-                       [evidence_record(r) for r in row["unresolved"]])
+                       [(int(pos), str(rid)) for pos, rid in row["unresolved"]])
 
     def all_records(self, ns: str) -> list[EvidenceRecord]:
         return [evidence_record(r) for r in self.run("all_records", {"ns": ns})]
+
+    def unresolved_records(self, ns: str) -> list[EvidenceRecord]:
+        return [evidence_record(r) for r in self.run("unresolved_records", {"ns": ns})]
 
     # -- read path B: blocks ------------------------------------------------------------
     def watermark(self, ns: str) -> Watermark:
