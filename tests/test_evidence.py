@@ -238,3 +238,25 @@ def test_closure_is_current_and_covers_every_subject_within_reach(neo4j_server, 
         assert {r.pos for r in ev.records} <= current_pos
     finally:
         mem.close()
+
+
+def test_raw_records_are_also_ranked_by_meaning_with_an_embedder(connect, namespace):
+    """With an embedder, dense ranking joins the lexical one (reciprocal rank fusion);
+    records are embedded once, and a failing embedder only costs the dense half."""
+    from graphmem.llm.ollama import OllamaClient
+    from graphmem.llm.testserver import OllamaTestServer
+
+    with OllamaTestServer([]) as server:
+        memory = connect(namespace, embedder=OllamaClient(server.url, embed_model="e"))
+        memory.ingest([Record(f"small talk number {i}", id=f"s{i}", pos=i) for i in range(30)]
+                      + [Record("Caroline researched adoption agencies.", id="hit", pos=40)])
+        q = "What did Caroline research?"
+        first = memory.evidence(q, budget_chars=300)
+        embeds = [r for r in server.requests if r.path == "/api/embed"]
+        second = memory.evidence("What about the small talk?", budget_chars=300)
+        again = [r for r in server.requests if r.path == "/api/embed"]
+    assert "hit" in [r.id for r in first.records] and not first.fallback
+    assert embeds and len(again) == len(embeds) + 1  # only the new question is embedded
+    assert second.records and all(r.id.startswith("s") for r in second.records[:1])
+    # The server is gone: the dense half fails, the lexical ranking still answers.
+    assert "hit" in [r.id for r in memory.evidence(q, budget_chars=300).records]

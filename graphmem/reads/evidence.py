@@ -109,7 +109,9 @@ class EvidenceReader:
             records = self.store.unresolved_records(self.ns)
             # Keyed by what was loaded: a record written meanwhile shows up next call.
             loaded = hash(tuple(sorted((r.pos, str(r.id)) for r in records)))
-            cached = (loaded, RawRecordIndex(records))
+            vectors = self.cache.setdefault("raw_vectors", {})
+            cached = (loaded, RawRecordIndex(records, embedder=self.embedder,
+                                             vectors=vectors))
             self.cache["raw_index"] = cached
         return cached[1]
 
