@@ -14,6 +14,9 @@ WITH [f IN found WHERE NONE(o IN found WHERE o.start <= f.start AND f.end <= o.e
 CALL (anchors) {
   UNWIND anchors AS an
   MATCH (a:Entity {uid: an.uid})
+  USING INDEX a:Entity(uid)
+  // The hint keeps the path search starting from the anchor: on a small, fresh database
+  // the planner otherwise scanned every entity and searched paths between all pairs.
   MATCH p = ANY SHORTEST (a)(()<-[:SUBJECT]-(hop:Version WHERE hop.head_of IS NOT NULL)-[:OBJECT]->()){0,9}(s:Entity)
   WHERE size(hop) < $hops
   WITH s, min(size(hop)) AS depth
