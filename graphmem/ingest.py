@@ -101,13 +101,12 @@ class IngestPipeline:
     def write_batch(self, batch: list[Record], report: IngestReport) -> Plan:
         # The same id twice in one batch: the first wins, as if sent one after the other.
         unique: dict[str, Record] = {}
-        derived: set[str] = set()
-        legacy: dict[str, str] = {}  # uid -> the unkeyed uid earlier versions gave it
+        # Derived ids only: uid -> the unkeyed uid earlier versions gave the same record.
+        legacy: dict[str, str] = {}
         for r in batch:
             if r.id is None:
                 old = self.record_uid(legacy_content_id(r))
                 r = self.identified(r)
-                derived.add(self.record_uid(str(r.id)))
                 legacy[self.record_uid(str(r.id))] = old
             uid = self.record_uid(str(r.id))
             if uid in unique:
@@ -120,7 +119,7 @@ class IngestPipeline:
             # bring it back); a derived id is not held against the same words said again,
             # so no answer tells anyone that a text was erased. A record stored under the
             # unkeyed id of earlier versions is still known.
-            out = {u: st for u, st in found.items() if not (st == "erased" and u in derived)}
+            out = {u: st for u, st in found.items() if not (st == "erased" and u in legacy)}
             for u in uids:
                 if found.get(legacy.get(u, "")) == "stored":
                     out[u] = "stored"

@@ -13,35 +13,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import socket
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
-
-import httpx
 
 from graphmem.client import Client
 from graphmem.memory import Memory
 from graphmem_bench.personal import generate
 from graphmem_bench.scoring import percentile
+from graphmem_bench.serving import graphmem_command, running_service
 
 KEY = "interfaces-bench-key-01"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _graphmem(*args: str) -> list[str]:
-    exe = Path(sys.executable).with_name("graphmem")
-    return [str(exe), *args] if exe.exists() else [sys.executable, "-m", "graphmem.cli", *args]
 
 
 def _stats(lat: list[float]) -> dict[str, float]:
@@ -87,21 +71,9 @@ def run(uri: str | None, *, requests: int = 200, cli_calls: int = 5, seed: int =
     report = mem.ingest(inst.records)
     progress(f"store: {report.summary()} in namespace {ns}")
     asks = [(r.text, r.partner, r.now) for r in inst.requests]
-    port = _free_port()
-    env = {**os.environ, "GRAPHMEM_API_KEYS": json.dumps({KEY: [ns]}), "NEO4J_URI": bolt}
-    server = subprocess.Popen(_graphmem("serve", "--port", str(port)), env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
     out: dict[str, Any] = {"records": len(inst.records), "requests": len(asks)}
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
+    with mem, running_service(bolt, {KEY: [ns]}) as service:
+        base, env = service.base_url, service.env
         client = Client(base, ns, api_key=KEY)
         # Warm every path once (snapshot built, connections open), then measure in turns.
         mem.block(*asks[0][:2], now=asks[0][2])
@@ -123,8 +95,8 @@ def run(uri: str | None, *, requests: int = 200, cli_calls: int = 5, seed: int =
                                                         http_client=http)) as c:
                 await _mcp_calls(c, asks[:1])
                 lat["MCP (HTTP)"], texts["MCP (HTTP)"] = await _mcp_calls(c, asks)
-            stdio = StdioServerParameters(command=_graphmem()[0], args=[
-                *_graphmem()[1:], "-n", ns, "mcp"], env={**env, "GRAPHMEM_API_KEYS": ""})
+            stdio = StdioServerParameters(command=graphmem_command()[0], args=[
+                *graphmem_command()[1:], "-n", ns, "mcp"], env={**env, "GRAPHMEM_API_KEYS": ""})
             async with McpClient(stdio, read_timeout_seconds=120) as c:
                 await _mcp_calls(c, asks[:1])
                 lat["MCP (stdio)"], texts["MCP (stdio)"] = await _mcp_calls(c, asks)
@@ -133,14 +105,10 @@ def run(uri: str | None, *, requests: int = 200, cli_calls: int = 5, seed: int =
         progress("MCP done")
         cli: list[Callable[[], str]] = [
             lambda a=a: subprocess.run(
-                _graphmem("-n", ns, "block", a[0], "--partner", a[1], "--now", a[2]),
+                graphmem_command("-n", ns, "block", a[0], "--partner", a[1], "--now", a[2]),
                 env=env, capture_output=True, text=True, check=True).stdout
             for a in asks[:cli_calls]]
         lat["CLI (a process per call)"], _ = _timed(cli)
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-        mem.close()
     out["latency"] = {name: _stats(v) for name, v in lat.items()}
     reference = texts["in-process"]
     out["identical"] = {name: sum(a == b for a, b in zip(reference, t, strict=True))

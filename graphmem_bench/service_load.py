@@ -6,10 +6,6 @@ process, all on this machine's loopback; every request loop is bounded in time.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -22,16 +18,9 @@ from graphmem.extract.grammar import GrammarExtractor
 from graphmem.formats.factconsolidation import load_rows, parse_context
 from graphmem.memory import Memory
 from graphmem_bench.scoring import percentile
+from graphmem_bench.serving import running_service
 
 KEY = "load-bench-key-0001"
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def run(uri: str | None, data_dir: str | Path, clients: int = 50, seconds: float = 60.0,
@@ -46,22 +35,8 @@ def run(uri: str | None, data_dir: str | Path, clients: int = 50, seconds: float
     bolt = mem.config.neo4j_uri
     mem.close()
     questions = row.questions + sh.questions
-    port = _free_port()
-    env = {**os.environ, "GRAPHMEM_API_KEYS": json.dumps({KEY: [namespace]}),
-           "NEO4J_URI": bolt or ""}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "graphmem.cli", "serve", "--port", str(port)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
+    with running_service(bolt or "", {KEY: [namespace]}) as service:
+        base = service.base_url
         lat: list[float] = []
         errors: list[str] = []
         lock = threading.Lock()
@@ -95,9 +70,6 @@ def run(uri: str | None, data_dir: str | Path, clients: int = 50, seconds: float
         for th in threads:
             th.join()
         elapsed = time.perf_counter() - t0
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     lat.sort()
 
     out = {"clients": clients, "seconds": elapsed, "requests": len(lat) + len(errors),

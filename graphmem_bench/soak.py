@@ -9,11 +9,7 @@ audits run afterwards (each must be empty).
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -25,6 +21,7 @@ from typing import Any
 import httpx
 
 from graphmem_bench.scoring import percentile
+from graphmem_bench.serving import running_service
 
 KEY = "soak-bench-key-000001"
 AUDITS = ("two_heads", "versions_without_evidence", "supersedes_cycles", "supersedes_forward",
@@ -39,11 +36,6 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
-def _graphmem(*args: str) -> list[str]:
-    exe = Path(sys.executable).with_name("graphmem")
-    return [str(exe), *args] if exe.exists() else [sys.executable, "-m", "graphmem.cli", *args]
-
-
 def run(uri: str | None, minutes: float = 10.0, clients: int = 8, seed: int = 5,
         progress: Callable[[str], None] = print) -> dict[str, Any]:
     from graphmem.memory import Memory
@@ -51,27 +43,11 @@ def run(uri: str | None, minutes: float = 10.0, clients: int = 8, seed: int = 5,
     ns = f"soak-{uuid.uuid4().hex[:8]}"
     with Memory.connect(uri, ns) as mem:  # the schema, and the local Neo4j if needed
         bolt = mem.config.neo4j_uri or ""
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**os.environ, "GRAPHMEM_API_KEYS": json.dumps({KEY: [ns]}), "NEO4J_URI": bolt}
-    server = subprocess.Popen(_graphmem("serve", "--port", str(port)), env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
     lat: dict[str, list[float]] = defaultdict(list)
     errors: Counter[str] = Counter()
     lock = threading.Lock()
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
+    with running_service(bolt, {KEY: [ns]}) as service:
+        base, server = service.base_url, service.proc
         warm_until = time.monotonic() + min(30.0, minutes * 6)
         stop_at = time.monotonic() + minutes * 60
         rss: dict[str, int] = {}
@@ -147,9 +123,6 @@ def run(uri: str | None, minutes: float = 10.0, clients: int = 8, seed: int = 5,
         with httpx.Client(base_url=f"{base}/v1/{ns}", timeout=60,
                           headers={"Authorization": f"Bearer {KEY}"}) as http:
             audits = {a: len(http.get(f"/audit/{a}").json()["rows"]) for a in AUDITS}
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     total = sum(len(v) for v in lat.values()) + sum(errors.values())
     every = sorted(x for v in lat.values() for x in v)
     return {

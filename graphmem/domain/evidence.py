@@ -68,27 +68,14 @@ def render(
 
     The budget counts the header. Returns (text, kept records, truncated?).
     """
-    by_pos: dict[int, EvidenceRecord] = {}
-    for r in records:
-        by_pos.setdefault(r.pos, r)
-    ordered = [by_pos[p] for p in sorted(by_pos)]
-    room = budget_chars - len(header)
-    kept: list[EvidenceRecord] = []
-    for r in reversed(ordered):  # newest first: the newest contiguous suffix survives
-        size = len(r.line())
-        if size > room:
-            break
-        kept.append(r)
-        room -= size
-    kept.reverse()
-    return header + "".join(r.line() for r in kept), kept, len(kept) < len(ordered)
+    return render_selected(records, (), budget_chars, header)
 
 
 def render_selected(
     keyed: Iterable[EvidenceRecord], ranked: Iterable[EvidenceRecord], budget_chars: int,
     header: str = EVIDENCE_HEADER,
 ) -> tuple[str, list[EvidenceRecord], bool]:
-    """The records of current facts first (the newest that fit, as ``render`` keeps them),
+    """The records of current facts first (the newest that fit, a contiguous suffix),
     then ranked raw records, best first, each one that still fits; in source order.
 
     Returns (text, kept records, truncated?).
