@@ -35,8 +35,8 @@ from graphmem import __version__
 from graphmem._errors import GraphmemError, InvalidInputError
 from graphmem._names import validate_namespace
 from graphmem.results import evidence_to_dict
-from graphmem.service import PROBLEM_JSON, ProblemException, problem_body, problem_for
-from graphmem.service.auth import KeyRing
+from graphmem.service import ProblemException, problem_for, problem_kind
+from graphmem.service.problems import problem_response
 from graphmem.service.settings import Settings
 from graphmem.service.state import Service
 from graphmem.service.wire import block_to_dict
@@ -314,36 +314,25 @@ class McpEndpoint:
                    for k, v in scope.get("headers", [])}
         auth = headers.get("authorization", "")
         key = auth[7:].strip() if auth.lower().startswith("bearer ") else headers.get("x-api-key")
-        allowed = self.service.keys.scope(key)
         ns = str(scope.get("path_params", {}).get("namespace", ""))
-        if allowed is None:
-            await _problem(send, 401, "a valid API key is required: send 'Authorization: "
-                           "Bearer KEY' or 'X-API-Key: KEY'", {"WWW-Authenticate": "Bearer"})
-            return
         try:
-            validate_namespace(ns)
+            refusal = self.service.keys.refusal(key, ns)
         except InvalidInputError as exc:
-            await _problem(send, 422, str(exc), type_="urn:graphmem:problem:invalid-input",
-                           title="Invalid input")
+            kind = problem_kind(exc)
+            await problem_response(kind.status, str(exc), type_=kind.type,
+                                   title=kind.title)(scope, receive, send)
             return
-        if not KeyRing.allows(allowed, ns):
-            await _problem(send, 403, f"this API key may not use namespace {ns!r}")
+        if refusal is not None:
+            await problem_response(refusal.status, refusal.detail,
+                                   headers=refusal.headers)(scope, receive, send)
             return
         sessions = self.sessions
         if sessions is None:
-            await _problem(send, 503, "the MCP endpoint is not running (the app is starting "
-                           "or stopping); retry", {"Retry-After": "1"})
+            await problem_response(503, "the MCP endpoint is not running (the app is "
+                                   "starting or stopping); retry",
+                                   headers={"Retry-After": "1"})(scope, receive, send)
             return
         await sessions.handle_request({**scope, NAMESPACE_SCOPE_KEY: ns}, receive, send)
-
-
-async def _problem(send: Send, status: int, detail: str, headers: dict[str, str] | None = None,
-                   **kw: Any) -> None:
-    body = json.dumps(problem_body(status, detail, **kw)).encode()
-    raw = [(b"content-type", PROBLEM_JSON.encode()), (b"content-length", str(len(body)).encode())]
-    raw += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
-    await send({"type": "http.response.start", "status": status, "headers": raw})
-    await send({"type": "http.response.body", "body": body})
 
 
 def serve_stdio(settings: Settings, namespace: str) -> None:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import hmac
 import json
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from graphmem._names import validate_namespace
 
-__all__ = ["ANY", "KeyRing", "parse_api_keys"]
+__all__ = ["ANY", "KeyRing", "Refusal", "parse_api_keys"]
 
 ANY = "*"
 
@@ -52,6 +53,19 @@ def parse_api_keys(raw: str | Mapping[str, KeySpec] | None) -> dict[str, frozens
     return keys
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why a request may not touch a namespace: its HTTP status, detail and headers."""
+
+    status: int
+    detail: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+_NO_KEY = Refusal(401, "a valid API key is required: send 'Authorization: Bearer KEY' or "
+                 "'X-API-Key: KEY'", {"WWW-Authenticate": "Bearer"})
+
+
 class KeyRing:
     """Which key may touch which namespace."""
 
@@ -77,3 +91,15 @@ class KeyRing:
     @staticmethod
     def allows(scope: frozenset[str], namespace: str) -> bool:
         return ANY in scope or namespace in scope
+
+    def refusal(self, key: str | None, namespace: str) -> Refusal | None:
+        """``None`` when ``key`` may use ``namespace``; else 401 (no valid key) or 403
+        (another's namespace). An invalid namespace name raises ``InvalidInputError``
+        (422), checked after the key so strangers learn nothing about names."""
+        scope = self.scope(key)
+        if scope is None:
+            return _NO_KEY
+        validate_namespace(namespace)
+        if not self.allows(scope, namespace):
+            return Refusal(403, f"this API key may not use namespace {namespace!r}")
+        return None

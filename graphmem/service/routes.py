@@ -20,7 +20,6 @@ from graphmem import __version__
 from graphmem._names import validate_namespace
 from graphmem.browser import guide_html
 from graphmem.results import IngestReport, evidence_to_dict
-from graphmem.service.auth import KeyRing
 from graphmem.service.schemas import (
     AnswerIn,
     AnswerOut,
@@ -72,14 +71,9 @@ NamespacePath = Annotated[
 
 def authorize(svc: Svc, bearer: BearerKey, api_key: HeaderKey, namespace: NamespacePath) -> str:
     """401 without a valid key, 422 for an invalid name, 403 for another's namespace."""
-    scope = svc.keys.scope(bearer.credentials if bearer else api_key)
-    if scope is None:
-        raise HTTPException(401, "a valid API key is required: send 'Authorization: "
-                            "Bearer KEY' or 'X-API-Key: KEY'",
-                            headers={"WWW-Authenticate": "Bearer"})
-    validate_namespace(namespace)
-    if not KeyRing.allows(scope, namespace):
-        raise HTTPException(403, f"this API key may not use namespace {namespace!r}")
+    refusal = svc.keys.refusal(bearer.credentials if bearer else api_key, namespace)
+    if refusal is not None:
+        raise HTTPException(refusal.status, refusal.detail, headers=dict(refusal.headers))
     return namespace
 
 
