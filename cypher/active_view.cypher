@@ -1,6 +1,7 @@
 // The active view: records that support a current value, or no value at all (fillers,
 // unkeyed stores). A record whose values were all superseded never serves a block.
 MATCH (e:Evidence {ns: $ns})
+USING INDEX SEEK e:Evidence(ns)
 WITH e, [(v:Version)-[:SUPPORTED_BY]->(e) | v] AS vs
 WITH e, vs, [v IN vs WHERE v.head_of IS NOT NULL] AS heads
 WHERE size(vs) = 0 OR size(heads) > 0

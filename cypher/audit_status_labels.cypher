@@ -1,6 +1,7 @@
 // Versions whose status label (Current, Superseded, Contradicted, Contested, Revoked)
 // disagrees with their status property, or that carry more than one. Must return nothing.
 MATCH (v:Version {ns: $ns})
+USING INDEX SEEK v:Version(ns)
 WITH v, [l IN labels(v) WHERE l IN ['Current', 'Superseded', 'Contradicted', 'Contested',
                                     'Revoked']] AS marks
 WITH v, marks, CASE v.status WHEN 'active' THEN 'Current' WHEN 'superseded' THEN 'Superseded'

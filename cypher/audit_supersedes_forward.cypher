@@ -1,6 +1,7 @@
 // SUPERSEDES edges that point forward in time (by stated time when both have one,
 // else by arrival). Must return nothing.
 MATCH (a:Version {ns: $ns})-[:SUPERSEDES]->(b:Version)
+USING INDEX SEEK a:Version(ns)
 WHERE CASE WHEN a.stated_at IS NOT NULL AND b.stated_at IS NOT NULL
                 AND a.stated_at <> b.stated_at
            THEN b.stated_at > a.stated_at

@@ -8,18 +8,21 @@
 UNWIND $spans AS c
 MATCH (a:Entity {uid: c.uid})
 WHERE EXISTS { (a)<-[:SUBJECT]-(:Version) }
-WITH collect({uid: a.uid, name: a.name, start: c.start, end: c.end}) AS found
+WITH collect({node: a, name: a.name, start: c.start, end: c.end}) AS found
 WITH [f IN found WHERE NONE(o IN found WHERE o.start <= f.start AND f.end <= o.end
                                          AND o.end - o.start > f.end - f.start)] AS anchors
 CALL (anchors) {
   UNWIND anchors AS an
-  MATCH (a:Entity {uid: an.uid})
-  USING INDEX a:Entity(uid)
-  // The hint keeps the path search starting from the anchor: on a small, fresh database
-  // the planner otherwise scanned every entity and searched paths between all pairs.
-  MATCH p = ANY SHORTEST (a)(()<-[:SUBJECT]-(hop:Version WHERE hop.head_of IS NOT NULL)-[:OBJECT]->()){0,9}(s:Entity)
-  WHERE size(hop) < $hops
-  WITH s, min(size(hop)) AS depth
+  WITH an.node AS a
+  // The search starts from the bound anchor (a subquery argument, and no label on the far
+  // end): on a small, fresh database the planner otherwise scanned every entity and
+  // searched paths between all pairs.
+  CALL (a) {
+    MATCH p = ANY SHORTEST (a)(()<-[:SUBJECT]-(hop:Version WHERE hop.head_of IS NOT NULL)-[:OBJECT]->()){0,9}(s)
+    WHERE size(hop) < $hops
+    RETURN s, size(hop) AS hops
+  }
+  WITH s, min(hops) AS depth
   MATCH (s)<-[:SUBJECT]-(v:Version)
   WHERE v.head_of IS NOT NULL
   RETURN collect({

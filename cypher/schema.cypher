@@ -1,5 +1,6 @@
 // graphmem schema: the constraints and indexes graphmem/store/neo4j/schema.py declares
-// with neomodel (and the full-text index of cypher/fulltext_index.cypher), written out
+// with neomodel (and the indexes of cypher/fulltext_index.cypher and
+// cypher/tenant_indexes.cypher), written out
 // for auditors. Safe to run twice (IF NOT EXISTS).
 // Version.head_of holds the key id on the head only, so its uniqueness constraint
 // makes 'at most one head per key' a rule Neo4j itself enforces.
@@ -7,6 +8,7 @@
 CREATE CONSTRAINT constraint_unique_Evidence_uid IF NOT EXISTS FOR (n:Evidence) REQUIRE n.uid IS UNIQUE;
 CREATE INDEX index_Evidence_ns IF NOT EXISTS FOR (n:Evidence) ON (n.ns);
 CREATE INDEX index_Evidence_pos IF NOT EXISTS FOR (n:Evidence) ON (n.pos);
+CREATE INDEX evidence_ns_pos IF NOT EXISTS FOR (n:Evidence) ON (n.ns, n.pos);
 CREATE INDEX index_Evidence_parse IF NOT EXISTS FOR (n:Evidence) ON (n.parse);
 CREATE INDEX index_Unresolved_ns IF NOT EXISTS FOR (n:Unresolved) ON (n.ns);
 CREATE FULLTEXT INDEX evidence_text_ns IF NOT EXISTS FOR (n:Evidence) ON EACH [n.text, n.ns]

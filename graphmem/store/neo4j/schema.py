@@ -126,18 +126,20 @@ def install_schema(driver: Driver, database: str | None = None) -> None:
     sink = io.StringIO()
     for cls in SCHEMA_NODES:
         db.install_labels(cls, quiet=True, stdout=sink)
-    install_fulltext(driver, database)
+    install_cypher_indexes(driver, database)
     migrate(driver, database)
 
 
-def install_fulltext(driver: Driver, database: str | None = None) -> None:
-    """The full-text index over record text *and* namespace, which neomodel cannot declare:
-    a query names its namespace inside Lucene, so other tenants' records never fill its
-    top hits. The earlier text-only index is dropped."""
+def install_cypher_indexes(driver: Driver, database: str | None = None) -> None:
+    """The indexes neomodel cannot declare. The full-text index over record text *and*
+    namespace: a query names its namespace inside Lucene, so other tenants' records never
+    fill its top hits (the earlier text-only index is dropped). Composite indexes with the
+    namespace first (``cypher/tenant_indexes.cypher``)."""
     from graphmem._cypher import cypher
 
-    for stmt in filter(str.strip, re.sub(r"//.*", "", cypher("fulltext_index")).split(";")):
-        driver.execute_query(stmt, database_=database)
+    for name in ("fulltext_index", "tenant_indexes"):
+        for stmt in filter(str.strip, re.sub(r"//.*", "", cypher(name)).split(";")):
+            driver.execute_query(stmt, database_=database)
 
 
 # (name, query): each runs in batches until it labels nothing, then is marked done.

@@ -169,7 +169,8 @@ class TxStore(_Reads):
         return [r.data() for r in self.tx.run(cypher(name), dict(params))]
 
     def max_pos(self, ns: str) -> int:
-        return int(self.run("max_pos", {"ns": ns})[0]["pos"])
+        rows = self.run("max_pos", {"ns": ns})
+        return int(rows[0]["pos"]) if rows else -1
 
     def erase_scope(self, uid: str) -> EraseScope | None:
         rows = self.run("erase_scope", {"uid": uid})
