@@ -6,7 +6,7 @@
 CALL db.index.fulltext.queryNodes('evidence_text_ns', $q, {limit: $limit})
 YIELD node AS e, score
 WHERE e.ns = $ns
-WITH e, score, [(v:Version)-[:SUPPORTED_BY]->(e) | v] AS vs
+WITH e, score, [(v)-[:SUPPORTED_BY]->(e) | v] AS vs
 WITH e, score, vs, [v IN vs WHERE v.head_of IS NOT NULL] AS heads
 WHERE size(vs) = 0 OR size(heads) > 0
 RETURN e.pos AS pos, e.record_id AS record_id, e.text AS text, e.observed_at AS observed_at,

@@ -99,6 +99,7 @@ class Memory:
             store.install_schema()
         else:
             store.migrate()  # data written by earlier versions is brought up to date once
+        store.prepare_plans()
         return cls(store, namespace, cfg, bolt_url=cfg.neo4j_uri)
 
     def release(self) -> None:

@@ -93,6 +93,40 @@ def bench_factconsolidation(ctx: click.Context, data_dir: str, write: str | None
              fc.plots(res, Path(plot_dir)) if plot_dir else ())
 
 
+@main.command("tenants")
+@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
+              type=click.Path(file_okay=False), help="Folder holding factconsolidation/.")
+@click.option("--neighbour", default=1_000_000, show_default=True,
+              type=click.IntRange(1000, 5_000_000), help="Records of the huge neighbour.")
+@click.option("--small", default=98, show_default=True, type=click.IntRange(0, 1000),
+              help="Small neighbour namespaces (FactConsolidation 6k each).")
+@click.option("--passes", default=3, show_default=True, type=click.IntRange(1, 20),
+              help="Timed passes over the 100 questions (after one warm-up pass).")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
+              help="Also replace the tenants section of this Markdown file.")
+@click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None,
+              help="Write the latency CDF (PNG) here.")
+def bench_tenants(data_dir: str, neighbour: int, small: int, passes: int, write: str | None,
+                  plot_dir: str | None) -> None:
+    """Fresh server, UNWIND floor, noisy neighbours: evidence latency and ingest rate.
+
+    Starts its own scratch Neo4j (empty; removed afterwards), so --uri is not used.
+
+    \b
+    Example:
+      graphmem-bench tenants --data ../shared/data --write BENCHMARKS.md --plots docs
+    """
+    from graphmem_bench import tenants
+
+    res = tenants.run(data_dir, neighbour=neighbour, small=small, passes=passes,
+                      progress=lambda m: click.echo(m, err=True))
+    cmd = (f"graphmem-bench tenants --data {data_dir} --neighbour {neighbour} --small {small}"
+           f" --passes {passes}" + (f" --write {write}" if write else "")
+           + (f" --plots {plot_dir}" if plot_dir else ""))
+    _publish(tenants.markdown(res, cmd), "tenants", write,
+             tenants.plots(res, Path(plot_dir)) if plot_dir else ())
+
+
 @main.command("blocks")
 @click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
               type=click.Path(file_okay=False), help="Folder holding locomo/.")

@@ -65,6 +65,7 @@ class Service:
                 try:
                     if cfg.install_schema:
                         store.install_schema()
+                    store.prepare_plans()
                 except Exception:
                     store.close()
                     raise

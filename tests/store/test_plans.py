@@ -1,11 +1,13 @@
 """Plans that do not drift, and cost that other tenants cannot raise.
 
-Every hot query in ``cypher/`` is PROFILEd for one small namespace twice: on a fresh,
-nearly empty server (where the planner's statistics once chose to scan every entity and
-search paths between all pairs) and on the shared test server beside a crowded namespace
-holding every kind of node. Neither plan may scan a whole label, index or the node
-store, the db hits must stay within a bound set by the namespace's own size, and the
-crowd may not raise them: a query's cost follows its own namespace, not the database.
+Every hot query in ``cypher/`` is PROFILEd for one small namespace twice: on a fresh
+server whose plans were prepared while it was empty and whose first import left the index
+statistics stale (there the planner once chose to scan every entity and search paths
+between all pairs, and later to scan every head of the database), and on the shared test
+server beside a crowded namespace holding every kind of node. Neither plan may scan a
+whole label, index or the node store, the db hits must stay within a bound set by the
+namespace's own size, and the crowd may not raise them: a query's cost follows its own
+namespace, not the database.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import pytest
 from graphmem import Fact, LocalNeo4j, Memory, Record
 from graphmem._cypher import cypher
 from graphmem.domain.keys import KEY_SEP
+from graphmem.store.neo4j.store import PLAN_SIZE, _padded_spans
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -88,7 +91,8 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
                                     ns=ns).records]
     kid = run("MATCH (v:Version {ns: $ns, subject: 'Minjun', relation: 'team'}) "
               "RETURN v.kid AS k LIMIT 1", ns=ns).records[0]["k"]
-    spans = [asdict(s) for s in mem._evidence.spans(QUESTION)]
+    # The parameters as the store pads them: the plan profiled is the plan users get.
+    spans = _padded_spans(mem._evidence.spans(QUESTION))
     record = f"{ns}/m1"
     queries: dict[str, dict[str, Any]] = {
         "evidence_cmc": {"spans": spans, "hops": 5, "ns": ns},
@@ -98,8 +102,8 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
         "max_pos": {"ns": ns},
         "unresolved_records": {"ns": ns},
         "active_view": {"ns": ns},
-        "fresh_candidates": {"q": f'ns:"{ns}" AND (text:"minjun" OR text:"floor")',
-                             "ns": ns, "limit": 50},
+        "fresh_candidates": {"q": f'ns:"{ns}" AND (text:"minjun" OR text:"floor")'.ljust(
+            PLAN_SIZE), "ns": ns, "limit": 50},
         "watermark": {"ns": ns},
         "lock_namespace": {"ns": ns},
         "erase_scope": {"uid": record},
@@ -158,9 +162,15 @@ def fresh_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def profiles(fresh_server: str, neo4j_server: Any) -> Iterator[Callable[[str], Any]]:
-    """(fresh, crowded) PROFILE of every hot query for the same small story."""
+    """(fresh, crowded) PROFILE of every hot query for the same small story. The fresh
+    server's plans are the ones prepared when it was empty (``Memory.connect``), as a new
+    user's are."""
     small = Memory.connect(fresh_server, "plan-small")
     _story(small)
+    # A first import right after the indexes were created: their statistics are stale
+    # (sampled empty), which once made the closure scan every head of the database.
+    first_import = Memory.connect(fresh_server, "plan-first-import")
+    _crowd(first_import, 2400)
     crowd = Memory.connect(neo4j_server.bolt_url, f"plan-crowd-{uuid.uuid4().hex[:8]}",
                            neo4j_auth=neo4j_server.auth)
     _crowd(crowd, 3000)
@@ -175,7 +185,7 @@ def profiles(fresh_server: str, neo4j_server: Any) -> Iterator[Callable[[str], A
         return _profile(small, name, fresh_q[name]), _profile(beside, name, crowded_q[name]), size
 
     yield both
-    for mem in (small, crowd, beside):
+    for mem in (small, first_import, crowd, beside):
         mem.close()
 
 
@@ -196,6 +206,7 @@ def test_every_hot_query_is_profiled():
                                                                   "update_", "clear_",
                                                                   "discard_", "respell_"))}
     untested -= set(HOT) | {"schema", "fulltext_index", "tenant_indexes"}
+    untested = {n for n in untested if not n.startswith("bench_")}  # benchmarks only
     assert not untested, f"hot queries without a plan test: {sorted(untested)}"
 
 
