@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import asdict
 from typing import Any, TypeVar
 
-from neo4j import Driver, GraphDatabase, ManagedTransaction, unit_of_work
+from neo4j import READ_ACCESS, Driver, GraphDatabase, ManagedTransaction, unit_of_work
 from neo4j.exceptions import (
     AuthError,
     ConfigurationError,
@@ -265,10 +265,19 @@ class Neo4jStore(_Reads):
     def run(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         """Run a named read query from ``cypher/`` (the typed methods below use this)."""
         with _mapped(f"query {name!r}"):
-            records, _, _ = self.driver.execute_query(
-                cypher(name), dict(params), database_=self.database, routing_="r"
-            )
-        return [r.data() for r in records]
+            try:
+                # One auto-commit round trip (RUN and PULL together); a managed read adds
+                # BEGIN and COMMIT, about 0.3 ms of a 3 ms evidence call.
+                with self.driver.session(database=self.database,
+                                         default_access_mode=READ_ACCESS) as session:
+                    return [r.data() for r in session.run(cypher(name), dict(params))]
+            except (ServiceUnavailable, SessionExpired):
+                # The driver does not retry an auto-commit query: a connection that died in
+                # the pool (Neo4j restarted) gets the managed path, which retries.
+                records, _, _ = self.driver.execute_query(
+                    cypher(name), dict(params), database_=self.database, routing_="r"
+                )
+                return [r.data() for r in records]
 
     # -- read path A: evidence ----------------------------------------------------------
     def closure(self, ns: str, spans: Sequence[Span], hops: int) -> Closure:
