@@ -155,6 +155,9 @@ def fresh_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                         http_port=_free_port(), heap="512m", pagecache="64m")
     status = server.start()
     try:
+        # Connecting without installing the schema must work on an empty database (the
+        # plans it prepares read an index that does not exist yet).
+        Memory.connect(status.bolt_url, "before-schema", install_schema=False).close()
         yield status.bolt_url
     finally:
         server.stop()

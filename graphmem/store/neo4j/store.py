@@ -9,6 +9,7 @@ write (a constraint) a ``ConflictError``.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -50,6 +51,8 @@ from graphmem.store.protocol import (
 )
 
 __all__ = ["Neo4jStore", "TxStore", "evidence_record", "kid_of"]
+
+log = logging.getLogger("graphmem.store")
 
 T = TypeVar("T")
 
@@ -255,8 +258,11 @@ class Neo4jStore(_Reads):
         """Plan the hot reads now, so the first question does not pay ~200 ms of planning
         (a cached plan is reused: this costs a few ms on a warm server)."""
         ns = "\u241f"  # no namespace has this name: nothing is read
-        self.closure(ns, [], 1)
-        self.fresh_candidates(ns, f'ns:"{ns}" AND (text:"x")', 1)
+        try:
+            self.closure(ns, [], 1)
+            self.fresh_candidates(ns, f'ns:"{ns}" AND (text:"x")', 1)
+        except StoreUnavailableError as exc:  # e.g. the schema is not installed yet
+            log.info("could not prepare the read plans now: %s", exc)
 
     def ping(self) -> None:
         with _mapped("health check"):
