@@ -132,7 +132,10 @@ class Memory:
         A record without ``facts`` goes through the configured extractor; with none, it
         is kept raw (``unresolved``), and ``evidence`` ranks it for each question.
         """
-        return self._writer.ingest(records, batch_size=batch_size, progress=progress)
+        try:
+            return self._writer.ingest(records, batch_size=batch_size, progress=progress)
+        finally:
+            self._evidence.names_changed()  # new names for the cross-script linker
 
     def remember(self, subject: str, relation: str, value: str, *, text: str | None = None,
                  intent: Intent | str = Intent.ASSERT, speaker: str | None = None,
@@ -194,11 +197,13 @@ class Memory:
             return len(doomed), len(keys)
 
         removed, rematerialized = self.store.transact(self.namespace, work)
+        self._evidence.names_changed()
         return EraseReport(record_id, removed, rematerialized)
 
     def _write_one(self, record: Record, fact: Fact) -> WriteResult:
         self.controller.key_for(fact)  # a bad relation fails before any write
         plan = self._writer.write_batch([record], IngestReport())
+        self._evidence.names_changed()
         if not plan.operations:
             rid = self._writer.identified(record).id
             raise ConflictError(f"record {rid!r} is already stored (or was erased)")

@@ -127,6 +127,28 @@ def bench_tenants(data_dir: str, neighbour: int, small: int, passes: int, write:
              tenants.plots(res, Path(plot_dir)) if plot_dir else ())
 
 
+@main.command("hangul-names")
+@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
+              type=click.Path(file_okay=False), help="Folder holding factconsolidation/.")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
+              help="Also replace the hangul-names section of this Markdown file.")
+def bench_hangul_names(data_dir: str, write: str | None) -> None:
+    """Cross-script linking: held-out Hangul renderings of FactConsolidation names.
+
+    No database: the linker indexes the 262k graph's names in-process.
+
+    \b
+    Example:
+      graphmem-bench hangul-names --data ../shared/data --write BENCHMARKS.md
+    """
+    from graphmem_bench import hangul_names
+
+    res = hangul_names.run(data_dir)
+    cmd = f"graphmem-bench hangul-names --data {data_dir}" + (
+        f" --write {write}" if write else "")
+    _publish(hangul_names.markdown(res, cmd), "hangul-names", write)
+
+
 @main.command("blocks")
 @click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
               type=click.Path(file_okay=False), help="Folder holding locomo/.")

@@ -260,3 +260,23 @@ def test_raw_records_are_also_ranked_by_meaning_with_an_embedder(connect, namesp
     assert second.records and all(r.id.startswith("s") for r in second.records[:1])
     # The server is gone: the dense half fails, the lexical ranking still answers.
     assert "hit" in [r.id for r in memory.evidence(q, budget_chars=300).records]
+
+
+def test_a_hangul_question_anchors_on_the_latin_entity_it_names(memory):
+    memory.remember("Victoria Beckham", "spouse", "David Beckham", record_id="vb")
+    memory.remember("David Beckham", "team", "LA Galaxy", record_id="db")
+    memory.remember("University of Minnesota", "headquarters", "Minneapolis", record_id="um")
+    ev = memory.evidence("빅토리아 베컴의 배우자는 어느 팀에서 뛰어?")
+    assert ev.anchors == ["Victoria Beckham"] and "LA Galaxy" in ev.text
+    assert memory.evidence("미네소타 대학교는 어디에 있어요?").anchors == \
+        ["University of Minnesota"]
+    # a surname two entities share anchors on neither; a name not in the graph on nothing
+    assert memory.evidence("베컴은 어느 팀이야?").anchors == []
+    assert memory.evidence("손흥민은 어느 팀이야?").anchors == []
+
+
+def test_names_written_later_are_linked_too(memory):
+    memory.remember("Clayton Kershaw", "team", "Los Angeles Dodgers", record_id="ck")
+    assert memory.evidence("클레이튼 커쇼는 어느 팀 선수야?").anchors == ["Clayton Kershaw"]
+    memory.remember("Hideo Kojima", "employer", "Konami", record_id="hk")
+    assert memory.evidence("고지마 히데오는 어디서 일해?").anchors == ["Hideo Kojima"]

@@ -16,6 +16,7 @@ registration and analysis because Kiwi rebuilds its dictionary when words are ad
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -29,7 +30,7 @@ from graphmem.language.base import (
     merge_name_tokens,
     name_regex,
 )
-from graphmem.language.text import KOREAN_TITLES
+from graphmem.language.text import HANGUL_SYLLABLE, KOREAN_TITLES
 
 if TYPE_CHECKING:
     from kiwipiepy import Kiwi
@@ -266,3 +267,60 @@ def strip_particles_and_honorifics(text: str) -> str:
 def name_spans(text: str, names: Iterable[str]) -> list[NameSpan]:
     """Module-level shortcut: particle-aware spans of ``names`` in ``text``."""
     return _default_analyzer().name_spans(text, names)
+
+
+
+_NOUN_TAGS = frozenset({"NNP", "NNG", "SL", "SN", "SH", "NR"})
+_PROPER_TAGS = frozenset({"NNP", "SL", "SH"})
+MAX_NAME_TOKENS = 4
+
+
+def _after_noun(tag: str) -> bool:
+    """Particles, the copula, endings and punctuation may follow a name in its word."""
+    return tag.startswith(("J", "E", "S")) or tag == "VCP"
+
+
+def name_runs(text: str) -> list[tuple[str, int, int, bool]]:
+    """Spans of whitespace tokens that may name something: ``(text, first token, end
+    token, proper)`` for every run of at most four tokens whose words are nouns, a
+    particle after the last one dropped ("베컴의" → "베컴"). ``proper``: Kiwi read a
+    proper noun or Latin letters in it; a run of common nouns only ("배우자", "테니스")
+    is marked so that a linker can ask more of it."""
+    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    if not words or not HANGUL_SYLLABLE.search(text):
+        return []
+    with _lock:
+        raw = list(shared_kiwi().tokenize(text))
+    morphs: list[list[Any]] = [[] for _ in words]
+    w = 0
+    for t in raw:
+        while w < len(words) and t.start >= words[w][1]:
+            w += 1
+        if w < len(words) and t.start >= words[w][0]:
+            morphs[w].append(t)
+    info: list[tuple[str, bool] | None] = []
+    for (start, _), ms in zip(words, morphs, strict=True):
+        head = []
+        for m in ms:
+            if m.tag not in _NOUN_TAGS:
+                break
+            head.append(m)
+        rest = ms[len(head):]
+        if not head or not all(_after_noun(m.tag) for m in rest):
+            info.append(None)
+            continue
+        info.append((text[start:head[-1].start + head[-1].len],
+                     any(m.tag in _PROPER_TAGS for m in head)))
+    out = []
+    for i in range(len(words)):
+        for j in range(i, min(len(words), i + MAX_NAME_TOKENS)):
+            if info[j] is None:
+                break
+            inner = [text[words[k][0]:words[k][1]] for k in range(i, j)]
+            last = info[j]
+            assert last is not None
+            out.append((" ".join([*inner, last[0]]), i, j + 1,
+                        any(x is not None and x[1] for x in info[i:j + 1])))
+            if text[words[j][0]:words[j][1]] != last[0]:
+                break  # a particle ends the name
+    return out

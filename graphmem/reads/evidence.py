@@ -22,6 +22,10 @@ from typing import Any
 from graphmem._errors import InvalidInputError
 from graphmem.domain.anchor import candidate_spans
 from graphmem.domain.evidence import Evidence, EvidenceRecord, render, render_selected
+from graphmem.domain.keys import normalize_name
+from graphmem.language.crossscript import CrossScriptLinker
+from graphmem.language.korean import name_runs
+from graphmem.language.text import HANGUL_SYLLABLE
 from graphmem.llm.base import Embedder
 from graphmem.reads.raw_records import RawRecordIndex
 from graphmem.store.protocol import Span, Store
@@ -36,6 +40,8 @@ __all__ = [
 ]
 
 MAX_HOPS = 10
+# Writes from another process reach the cross-script index at the latest after this.
+LINKER_TTL = 300.0
 MAX_QUESTION_CHARS = 20_000
 MIN_BUDGET_CHARS = 200
 MAX_BUDGET_CHARS = 10_000_000
@@ -116,9 +122,36 @@ class EvidenceReader:
         return cached[1]
 
     def spans(self, question: str) -> list[Span]:
-        """The names the question may contain, as the store's anchor candidates."""
-        return [Span(f"{self.ns}/{name}", s, e)
-                for name, s, e in candidate_spans(question, self.aliases)]
+        """The names the question may contain, as the store's anchor candidates: as
+        written, and for Hangul names the Latin-script entity they render, by sound or
+        with a translated head word (the closure keeps the longest match either way)."""
+        out = [Span(f"{self.ns}/{name}", s, e)
+               for name, s, e in candidate_spans(question, self.aliases)]
+        if HANGUL_SYLLABLE.search(question):
+            linker = self.linker()
+            linked: list[tuple[int, int]] = []
+            # Longest runs first: a run inside one already linked would lose to it anyway.
+            for text, s, e, proper in sorted(name_runs(question), key=lambda r: r[1] - r[2]):
+                if any(a <= s and e <= b for a, b in linked):
+                    continue
+                # Common nouns alone ("테니스", "배우자") must sound like the name exactly.
+                link = linker.link(text, exact=not proper)
+                if link is not None:
+                    out.append(Span(f"{self.ns}/{normalize_name(link.name)}", s, e))
+                    linked.append((s, e))
+        return out
+
+    def linker(self) -> CrossScriptLinker:
+        """The namespace's names indexed by sound; rebuilt after this reader's namespace
+        was written through this process (``names_changed``) or after LINKER_TTL."""
+        cached = self.cache.get("linker")
+        if cached is None or time.monotonic() - cached[0] > LINKER_TTL:
+            cached = (time.monotonic(), CrossScriptLinker(self.store.entity_names(self.ns)))
+            self.cache["linker"] = cached
+        return cached[1]
+
+    def names_changed(self) -> None:
+        self.cache.pop("linker", None)
 
     def evidence(self, question: str, hops: int = 5, budget_chars: int = 60_000,
                  control: str = "cmc") -> Evidence:

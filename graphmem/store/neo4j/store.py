@@ -295,6 +295,9 @@ class Neo4jStore(_Reads):
         return Closure(list(row["anchors"]), edges,
                        [(int(pos), str(rid)) for pos, rid in row["unresolved"]])
 
+    def entity_names(self, ns: str) -> list[str]:
+        return [str(r["name"]) for r in self.run("entity_names", {"ns": ns})]
+
     def all_records(self, ns: str) -> list[EvidenceRecord]:
         return [evidence_record(r) for r in self.run("all_records", {"ns": ns})]
 

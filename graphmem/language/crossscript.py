@@ -1,0 +1,365 @@
+"""Cross-script name linking: a Hangul name to the Latin-script entity it renders.
+
+Korean writes foreign names by sound ("빅토리아 베컴" for Victoria Beckham) and often
+translates the head noun of an institution's name ("미네소타 대학교" for University of
+Minnesota). Both sides are turned into one coarse phoneme alphabet: Hangul through its
+jamo, Latin through English orthography with the correspondences Korean uses (f→ㅍ,
+v→ㅂ, l and r→ㄹ, th→ㅅ/ㄷ, z→ㅈ, silent letters dropped, the epenthetic ㅡ of
+"스트" ignored). Names are compared by a weighted edit distance in which vowels and a
+silent h cost little and consonants of one class (p/b/f/v, t/d, k/g/c) cost nothing.
+Candidates come from an index of consonant skeletons with their one-deletion
+neighbourhood, so a lookup stays fast with 100k+ names. A link is made only when one
+candidate is clearly best: a wrong anchor is worse than none.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rapidfuzz.distance import Levenshtein
+
+from graphmem.language.text import HANGUL_SYLLABLE
+
+__all__ = ["HEAD_WORDS", "CrossScriptLinker", "Link", "hangul_phonemes", "latin_phonemes",
+           "similarity"]
+
+# -- Hangul -> phonemes ---------------------------------------------------------------
+# Consonants: P T K S J L M N G(=ng) H; vowels: a e i o u. 'ㅡ' (the vowel Korean adds
+# to write a bare consonant: "스트" for "st") is dropped.
+_INITIAL = ["K", "K", "N", "T", "T", "L", "M", "P", "P", "S", "S", "", "J", "J", "J", "K",
+            "T", "P", "H"]
+_MEDIAL = ["a", "e", "ia", "ie", "o", "e", "io", "ie", "o", "ua", "ue", "ue", "io", "u",
+           "uo", "ue", "ui", "iu", "", "ui", "i"]
+_FINAL = ["", "K", "K", "KS", "N", "NJ", "N", "T", "L", "LK", "LM", "LP", "LS", "LT", "LP",
+          "L", "M", "P", "PS", "S", "S", "G", "J", "J", "K", "T", "P", ""]
+
+
+def hangul_phonemes(text: str) -> str:
+    """Hangul (and any Latin parts, through ``latin_phonemes``) as coarse phonemes."""
+    out: list[str] = []
+    for part in re.findall(r"[\uac00-\ud7a3]+|[A-Za-z\u00C0-\u024F0-9]+", text):
+        if HANGUL_SYLLABLE.match(part):
+            for ch in part:
+                code = ord(ch) - 0xAC00
+                initial, rest = divmod(code, 21 * 28)
+                medial, final = divmod(rest, 28)
+                out.append(_INITIAL[initial] + _MEDIAL[medial] + _FINAL[final])
+        else:
+            out.append(latin_phonemes(part))
+    return _collapse("".join(out))
+
+
+# -- Latin -> phonemes ----------------------------------------------------------------
+_LATIN_RULES: list[tuple[str, str]] = [
+    (r"r(?![aeiouy])", "R"),  # English r after a vowel is not written in Korean (커쇼)
+    (r"gu(?=[aeiy])", "g"), (r"^kn", "n"), (r"^wr", "l"), (r"^ps", "s"), (r"mb$", "m"), (r"gh", ""),
+    (r"tch", "J"), (r"sch", "S"), (r"chr", "Kl"), (r"^ch(?=[lr])", "K"), (r"ch", "J"),
+    (r"sh", "S"), (r"ph", "P"), (r"th", "T"), (r"ck", "K"), (r"qu", "Ku"), (r"q", "K"),
+    (r"x", "KS"), (r"ts|tz|z", "J"), (r"c(?=[eiy])", "S"), (r"c", "K"),
+    (r"g(?=[eiy])", "G2"), (r"ng(?![aeiou])", "G"), (r"g", "K"), (r"G2", "K"),
+    (r"j", "J"), (r"[bfpv]", "P"), (r"[dt]", "T"), (r"k", "K"), (r"s", "S"),
+    (r"l", "L"), (r"r", "L"), (r"m", "M"), (r"n", "N"), (r"h", "H"), (r"w", "u"), (r"y", "i"),
+    (r"e$", ""), (r"(?<=[^aeiou])es$", "s"), (r"(?<=[^aeiouS])s$", "Z"),
+]
+_LATIN_COMPILED = [(re.compile(p), r) for p, r in _LATIN_RULES]
+
+
+def latin_phonemes(text: str) -> str:
+    """A Latin-script name read the way Korean renders English orthography."""
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in plain if not unicodedata.combining(c)).lower()
+    words = re.findall(r"[a-z]+|[0-9]+", plain)
+    out = []
+    for w in words:
+        if w.isdigit():  # numbers are written as numbers in both scripts
+            out.append(w)
+            continue
+        w = re.sub(r"([bcdfgklmnprstvz])\1", r"\1", w)  # double letters sound once
+        for pattern, repl in _LATIN_COMPILED:
+            w = pattern.sub(repl, w)
+        out.append(w)
+    return _collapse("".join(out))
+
+
+def _collapse(p: str) -> str:
+    p = re.sub(r"([PTKSJLMNGHR])\1+", r"\1", p)  # Korean doubles l between vowels
+    p = re.sub(r"RL|LR", "L", p)
+    return p
+
+
+# -- comparison -----------------------------------------------------------------------
+_VOWELS = frozenset("aeiou")
+_CLOSE = {frozenset("RL"): 0.0, frozenset("ZS"): 0.0, frozenset("ZJ"): 0.1,
+          frozenset("TS"): 0.5, frozenset("SJ"): 0.3, frozenset("KJ"): 0.5,
+          frozenset("NG"): 0.5, frozenset("JH"): 0.6, frozenset("KH"): 0.7}
+
+
+_NEAR_VOWELS = frozenset({frozenset("ei"), frozenset("ou"), frozenset("ae"), frozenset("ao")})
+VOWEL_WEIGHT = 0.35
+
+
+def _sub(a: str, b: str) -> float:
+    if a == b:
+        return 0.0
+    if a in _VOWELS and b in _VOWELS:
+        return 0.12 if frozenset((a, b)) in _NEAR_VOWELS else 0.3
+    if a in _VOWELS or b in _VOWELS:
+        return 1.0
+    return _CLOSE.get(frozenset((a, b)), 1.0)
+
+
+def _indel(c: str) -> float:
+    # vowels, a silent h or r, and an English plural s Korean often leaves out cost little
+    return 0.3 if c in _VOWELS or c in "HR" else 0.4 if c == "Z" else 1.0
+
+
+def _weight(p: str) -> float:
+    return sum(VOWEL_WEIGHT if c in _VOWELS else 1.0 for c in p)
+
+
+def similarity(a: str, b: str, floor: float = 0.0) -> float:
+    """1 - weighted edit distance / the heavier string's weight (1.0: same sound).
+
+    Below ``floor`` the exact value does not matter: the search stops and returns 0.
+    """
+    if not a or not b:
+        return 0.0
+    weight = max(_weight(a), _weight(b))
+    budget = (1.0 - floor) * weight
+    prev = [0.0]
+    for c in b:
+        prev.append(prev[-1] + _indel(c))
+    for ca in a:
+        cur = [prev[0] + _indel(ca)]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + _indel(ca), cur[j - 1] + _indel(cb),
+                           prev[j - 1] + _sub(ca, cb)))
+        if floor and min(cur) > budget:
+            return 0.0
+        prev = cur
+    return 1.0 - prev[-1] / weight
+
+
+def _skeleton(p: str) -> str:
+    return "".join(c for c in p if c not in _VOWELS and c not in "HRZ")
+
+
+def _keys(skeleton: str) -> set[str]:
+    """Index keys: the skeleton, and for longer ones its one-deletion neighbourhood."""
+    return _neighbourhood(skeleton) if len(skeleton) >= 3 else {skeleton}
+
+
+# -- translated head words ------------------------------------------------------------
+# Nouns that are translated, not transliterated, inside names ("미네소타 대학교").
+HEAD_WORDS: dict[str, tuple[str, ...]] = {
+    "대학교": ("university",), "대학": ("university", "college"), "교회": ("church",),
+    "성당": ("cathedral", "church"), "제국": ("empire",), "왕국": ("kingdom",),
+    "왕조": ("dynasty",), "국가대표팀": ("national", "team"), "대표팀": ("national", "team"),
+    "시리즈": ("series",), "운동": ("movement",), "공화국": ("republic",),
+    "연방": ("federation", "federal"), "협회": ("association",), "재단": ("foundation",),
+    "박물관": ("museum",), "미술관": ("museum", "gallery"), "도서관": ("library",),
+    "공항": ("airport",), "강": ("river",), "산": ("mountain", "mount"), "섬": ("island",),
+    "제도": ("islands",), "호수": ("lake",), "주": ("state",), "시": ("city",),
+    "당": ("party",), "은행": ("bank",), "항공": ("airlines", "air"),
+    "영화사": ("pictures", "studios"), "전쟁": ("war",), "혁명": ("revolution",),
+    "조약": ("treaty",), "연합": ("union", "united"), "동맹": ("alliance", "league"),
+    "리그": ("league",), "클럽": ("club",), "축구": ("football", "soccer"),
+    "대학원": ("school", "graduate"), "학교": ("school",), "고등학교": ("high", "school"),
+    "병원": ("hospital",), "방송": ("broadcasting",), "신문": ("newspaper",),
+    "그룹": ("group",), "회사": ("company",), "기업": ("company", "corporation"),
+    "사": ("company",), "연구소": ("institute",), "기구": ("organization",),
+    "위원회": ("committee", "commission"), "의회": ("parliament", "congress"),
+    "국립": ("national",), "왕립": ("royal",), "국제": ("international",),
+    "세계": ("world",), "올림픽": ("olympic", "olympics"), "섬들": ("islands",),
+}
+_STOP_LATIN = frozenset({"of", "the", "and", "de", "la", "le", "del", "di", "da", "von",
+                         "van", "der", "fc", "f", "c", "&"})
+
+
+@dataclass(frozen=True)
+class Link:
+    """A Hangul span's entity: ``name`` as the index holds it, with its score."""
+
+    name: str
+    score: float
+    margin: float
+
+
+class CrossScriptLinker:
+    """Latin-script names, indexed by sound, for Hangul spans (``link``)."""
+
+    def __init__(self, names: Iterable[str], *, threshold: float = 0.74,
+                 margin: float = 0.15, min_consonants: int = 2) -> None:
+        self.threshold = threshold
+        self.margin = margin
+        self.min_consonants = min_consonants
+        self._phon: dict[str, list[tuple[str, float]]] = {}  # name -> (phonemes, penalty)
+        self._cache: dict[tuple[str, bool], Link | None] = {}
+        self._words: dict[str, list[str]] = {}
+        self._by_skeleton: dict[str, set[str]] = defaultdict(set)
+        self._by_word: dict[str, set[str]] = defaultdict(set)
+        for name in names:
+            if HANGUL_SYLLABLE.search(name) or name in self._phon:
+                continue
+            forms = _spoken_forms(name)
+            if not forms:
+                continue
+            self._phon[name] = forms
+            for p, _ in forms:
+                for key in _keys(_skeleton(p)):
+                    self._by_skeleton[key].add(name)
+            words = [w for w in re.findall(r"[a-z0-9]+", _fold(name)) if w not in _STOP_LATIN]
+            self._words[name] = words
+            for w in words:
+                self._by_word[w].add(name)
+
+    def __len__(self) -> int:
+        return len(self._phon)
+
+    def link(self, span: str, *, exact: bool = False) -> Link | None:
+        """The entity ``span`` renders, or None when none is clearly best.
+
+        ``exact``: only a name that sounds the same (score ≥ EXACT_SCORE, same consonant
+        skeleton) may be linked; cheap, for common nouns that are rarely names.
+        """
+        if not HANGUL_SYLLABLE.search(span):
+            return None
+        cache_key = (span, exact)
+        if cache_key in self._cache:
+            return self._cache[cache_key]
+        found = self._exact(span) if exact else self._link(span)
+        if len(self._cache) >= CACHE_SIZE:
+            self._cache.clear()
+        self._cache[cache_key] = found
+        return found
+
+    def _exact(self, span: str) -> Link | None:
+        p = hangul_phonemes(span)
+        skeleton = _skeleton(p)
+        if len(skeleton) < self.min_consonants:
+            return None
+        scored = sorted(((max(similarity(p, f) for f, pen in self._phon[n] if not pen), n)
+                         for n in self._by_skeleton.get(skeleton, ())
+                         if any(not pen for _, pen in self._phon[n])), reverse=True)
+        if not scored or scored[0][0] < EXACT_SCORE:
+            return None
+        second = scored[1][0] if len(scored) > 1 else 0.0
+        if scored[0][0] - second < self.margin:
+            return None
+        return Link(scored[0][1], scored[0][0], scored[0][0] - second)
+
+    def _link(self, span: str) -> Link | None:
+        scored = self._scores(span)
+        if not scored:
+            return None
+        ranked = sorted(scored.items(), key=lambda kv: -kv[1])
+        best, score = ranked[0]
+        second = ranked[1][1] if len(ranked) > 1 else 0.0
+        short = len(_skeleton(hangul_phonemes(span))) < 3
+        if score < (SHORT_THRESHOLD if short else self.threshold) or \
+                score - second < self.margin:
+            return None
+        return Link(best, score, score - second)
+
+    def _scores(self, span: str) -> dict[str, float]:
+        scores: dict[str, float] = {}
+        tokens = span.split()
+        heads = [HEAD_WORDS.get(t) for t in tokens]
+        if any(heads):  # a translated head noun: align the rest by sound, word by word
+            for name, s in self._translated(tokens, heads).items():
+                scores[name] = max(scores.get(name, 0.0), s)
+        p = hangul_phonemes(span)
+        skeleton = _skeleton(p)
+        if len(skeleton) >= self.min_consonants:
+            candidates: set[str] = set()
+            for key in _keys(skeleton):
+                candidates |= self._by_skeleton.get(key, set())
+            whole: dict[str, float] = {}
+            part: dict[str, float] = {}
+            floor = self.threshold - self.margin  # lower scores decide nothing
+            # Consonant skeletons first (C speed): only near ones get the weighted search.
+            cutoff = max(1, len(skeleton) // 2)
+            near = []
+            for name in candidates:
+                d = min(Levenshtein.distance(skeleton, _skeleton(f), score_cutoff=cutoff)
+                        for f, _ in self._phon[name])
+                if d <= cutoff:
+                    near.append((d, name))
+            near.sort()
+            for _, name in near[:MAX_CANDIDATES]:
+                for form, penalty in self._phon[name]:
+                    target = part if penalty >= SURNAME_PENALTY else whole
+                    sim = similarity(p, form, floor) - penalty
+                    if sim > target.get(name, 0.0):
+                        target[name] = sim
+            # A surname alone counts only when no whole name is good enough.
+            use = whole if max(whole.values(), default=0.0) >= self.threshold else \
+                {**part, **{n: v for n, v in whole.items() if v >= part.get(n, 0.0)}}
+            for name, sim in use.items():
+                if sim > scores.get(name, 0.0):
+                    scores[name] = sim
+        return scores
+
+    def _translated(self, tokens: list[str],
+                    heads: list[tuple[str, ...] | None]) -> dict[str, float]:
+        """Names holding every translated head word, the other tokens matched by sound."""
+        wanted = [h for h in heads if h]
+        pool: set[str] | None = None
+        for options in wanted:
+            found = set().union(*(self._by_word.get(w, set()) for w in options))
+            pool = found if pool is None else pool & found
+        out: dict[str, float] = {}
+        rest = [t for t, h in zip(tokens, heads, strict=True) if not h]
+        if not pool or not rest:
+            return out
+        rest_p = [hangul_phonemes(t) for t in rest]
+        head_words = {w for options in wanted for w in options}
+        for name in pool:
+            words = [w for w in self._words[name] if w not in head_words]
+            if len(words) != len(rest_p):
+                continue
+            sims = [max(similarity(rp, latin_phonemes(w)) for w in words) for rp in rest_p]
+            out[name] = min(sims)
+        return out
+
+
+# A surname alone ("베컴" for David Beckham) links only when no other name shares it.
+SURNAME_PENALTY = 0.04
+CACHE_SIZE = 50_000  # spans already linked (questions repeat names)
+MAX_CANDIDATES = 200  # nearest skeletons that get the weighted comparison
+SHORT_THRESHOLD = 0.95
+EXACT_SCORE = 0.95  # two consonants or fewer ("교토"): nearly exact, or no link
+REORDER_PENALTY = 0.02  # family name first: common for East Asian names only
+
+
+def _spoken_forms(name: str) -> list[tuple[str, float]]:
+    """How a name may be said: whole, without a leading article, in East Asian order
+    (family name first: "고지마 히데오" for Hideo Kojima), or by its last word."""
+    words = name.split()
+    if words and words[0].lower() == "the" and len(words) > 1:
+        words = words[1:]
+    forms = [(latin_phonemes(" ".join(words)), 0.0)]
+    if len(words) == 2:
+        forms.append((latin_phonemes(" ".join([words[-1], *words[:-1]])), REORDER_PENALTY))
+    if 2 <= len(words) <= 3:
+        last = latin_phonemes(words[-1])
+        if len(_skeleton(last)) >= 3:
+            forms.append((last, SURNAME_PENALTY))
+    return [(p, pen) for p, pen in forms if p]
+
+
+def _fold(text: str) -> str:
+    plain = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in plain if not unicodedata.combining(c)).lower()
+
+
+def _neighbourhood(skeleton: str) -> set[str]:
+    """The skeleton and every one-deletion variant (a SymSpell-style index key set)."""
+    keys = {skeleton}
+    if len(skeleton) <= 24:
+        keys.update(skeleton[:i] + skeleton[i + 1:] for i in range(len(skeleton)))
+    return keys

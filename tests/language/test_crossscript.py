@@ -1,0 +1,81 @@
+"""Cross-script linking: Hangul renderings to Latin-script names, or no link at all."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from graphmem.language.crossscript import (
+    CrossScriptLinker,
+    hangul_phonemes,
+    latin_phonemes,
+    similarity,
+)
+from graphmem.language.korean import name_runs
+
+NAMES = ["Victoria Beckham", "David Beckham", "Clayton Kershaw", "University of Minnesota",
+         "Minneapolis", "Hideo Kojima", "Porsche", "Ferdinand Porsche", "Emmanuel Macron",
+         "Windows 7", "Windows 10", "The Guardian", "London", "Dublin", "Dubliners"]
+
+
+def test_korean_renders_foreign_sounds_into_the_same_phonemes():
+    assert hangul_phonemes("빅토리아") == latin_phonemes("Victoria")  # v→ㅂ, c→ㅋ
+    assert hangul_phonemes("커쇼") == "KoSio"  # the r of "Ker" is not written
+    assert similarity(hangul_phonemes("클레이튼 커쇼"), latin_phonemes("Clayton Kershaw")) > 0.8
+    assert similarity(hangul_phonemes("스트"), latin_phonemes("st")) == 1.0  # epenthetic ㅡ
+
+
+def test_links_a_transliterated_name():
+    linker = CrossScriptLinker(NAMES)
+    link = linker.link("빅토리아 베컴")
+    assert link is not None and link.name == "Victoria Beckham"
+    assert linker.link("클레이튼 커쇼").name == "Clayton Kershaw"
+
+
+def test_family_name_first_and_a_translated_head_noun():
+    linker = CrossScriptLinker(NAMES)
+    assert linker.link("고지마 히데오").name == "Hideo Kojima"
+    assert linker.link("미네소타 대학교").name == "University of Minnesota"
+
+
+def test_a_surname_shared_by_two_names_links_to_neither():
+    linker = CrossScriptLinker(NAMES)
+    assert linker.link("베컴") is None  # Victoria or David: a wrong anchor is worse
+    assert linker.link("마크롱").name == "Emmanuel Macron"  # the only Macron
+
+
+def test_numbers_must_agree():
+    linker = CrossScriptLinker(NAMES)
+    assert linker.link("윈도우 10").name == "Windows 10"
+    assert linker.link("윈도우 8") is None
+
+
+def test_names_not_in_the_index_get_no_link():
+    linker = CrossScriptLinker(NAMES)
+    for absent in ("손흥민", "미야자키 하야오", "서울대학교", "김치"):
+        assert linker.link(absent) is None, absent
+    assert linker.link("Victoria Beckham") is None  # Latin text is not this linker's job
+
+
+def test_name_runs_keep_nouns_and_drop_the_particle():
+    runs = {text: (s, e) for text, s, e, _ in name_runs("빅토리아 베컴의 배우자는 누구야?")}
+    assert runs["빅토리아 베컴"] == (0, 2)
+    assert "빅토리아 베컴의" not in runs and "누구" not in runs
+    proper = {text: p for text, _, _, p in name_runs("포르쉐 창업자는 누구야?")}
+    assert proper["포르쉐"] and not proper["창업자"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0xAC00, max_codepoint=0xD7A3),
+               min_size=1, max_size=8))
+def test_a_link_is_an_indexed_name_or_nothing(span):
+    linker = CrossScriptLinker(NAMES)
+    link = linker.link(span)
+    assert link is None or (link.name in NAMES and link.score >= linker.threshold
+                            and link.margin >= linker.margin)
+
+
+@given(st.text(min_size=0, max_size=12), st.text(min_size=0, max_size=12))
+def test_similarity_is_bounded(a, b):
+    s = similarity(latin_phonemes(a), hangul_phonemes(b))
+    assert s <= 1.0
