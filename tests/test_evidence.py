@@ -280,3 +280,11 @@ def test_names_written_later_are_linked_too(memory):
     assert memory.evidence("클레이튼 커쇼는 어느 팀 선수야?").anchors == ["Clayton Kershaw"]
     memory.remember("Hideo Kojima", "employer", "Konami", record_id="hk")
     assert memory.evidence("고지마 히데오는 어디서 일해?").anchors == ["Hideo Kojima"]
+
+
+def test_a_latin_question_anchors_on_a_hangul_entity(memory):
+    memory.remember("빅토리아 베컴", "배우자", "데이비드 베컴", record_id="k1")
+    memory.remember("데이비드 베컴", "소속팀", "LA 갤럭시", record_id="k2")
+    ev = memory.evidence("Who is Victoria Beckham's spouse?")
+    assert ev.anchors == ["빅토리아 베컴"] and "LA 갤럭시" in ev.text
+    assert memory.evidence("Where does Lionel Messi play?").anchors == []

@@ -24,8 +24,8 @@ from rapidfuzz.distance import Levenshtein
 
 from graphmem.language.text import HANGUL_SYLLABLE
 
-__all__ = ["HEAD_WORDS", "CrossScriptLinker", "Link", "hangul_phonemes", "latin_phonemes",
-           "similarity"]
+__all__ = ["HEAD_WORDS", "CrossScriptLinker", "Link", "hangul_phonemes", "latin_name_runs",
+           "latin_phonemes", "similarity"]
 
 # -- Hangul -> phonemes ---------------------------------------------------------------
 # Consonants: P T K S J L M N G(=ng) H; vowels: a e i o u. 'ㅡ' (the vowel Korean adds
@@ -190,7 +190,8 @@ class Link:
 
 
 class CrossScriptLinker:
-    """Latin-script names, indexed by sound, for Hangul spans (``link``)."""
+    """Names indexed by sound: Latin-script names for Hangul spans (``link``), and
+    Hangul names for Latin spans (``link_latin``)."""
 
     def __init__(self, names: Iterable[str], *, threshold: float = 0.74,
                  margin: float = 0.15, min_consonants: int = 2) -> None:
@@ -198,12 +199,21 @@ class CrossScriptLinker:
         self.margin = margin
         self.min_consonants = min_consonants
         self._phon: dict[str, list[tuple[str, float]]] = {}  # name -> (phonemes, penalty)
-        self._cache: dict[tuple[str, bool], Link | None] = {}
+        self._cache: dict[tuple[str, bool | str], Link | None] = {}
         self._words: dict[str, list[str]] = {}
         self._by_skeleton: dict[str, set[str]] = defaultdict(set)
         self._by_word: dict[str, set[str]] = defaultdict(set)
+        self._ko_phon: dict[str, str] = {}  # Hangul names, for Latin spans (link_latin)
+        self._by_skeleton_ko: dict[str, set[str]] = defaultdict(set)
         for name in names:
-            if HANGUL_SYLLABLE.search(name) or name in self._phon:
+            if HANGUL_SYLLABLE.search(name):
+                p = hangul_phonemes(name)
+                if p and name not in self._ko_phon:
+                    self._ko_phon[name] = p
+                    for key in _keys(_skeleton(p)):
+                        self._by_skeleton_ko[key].add(name)
+                continue
+            if name in self._phon:
                 continue
             forms = _spoken_forms(name)
             if not forms:
@@ -219,6 +229,38 @@ class CrossScriptLinker:
 
     def __len__(self) -> int:
         return len(self._phon)
+
+    @property
+    def hangul_names(self) -> int:
+        return len(self._ko_phon)
+
+    def link_latin(self, span: str) -> Link | None:
+        """The other direction: the Hangul-script name a Latin span renders."""
+        if HANGUL_SYLLABLE.search(span) or not self._ko_phon:
+            return None
+        cache_key = (span, "latin")
+        if cache_key in self._cache:
+            return self._cache[cache_key]
+        p = latin_phonemes(span)
+        skeleton = _skeleton(p)
+        found = None
+        if len(skeleton) >= self.min_consonants:
+            candidates: set[str] = set()
+            for key in _keys(skeleton):
+                candidates |= self._by_skeleton_ko.get(key, set())
+            floor = self.threshold - self.margin
+            ranked = sorted(((similarity(p, self._ko_phon[n], floor), n) for n in candidates),
+                            reverse=True)
+            if ranked:
+                best, name = ranked[0]
+                second = ranked[1][0] if len(ranked) > 1 else 0.0
+                needed = SHORT_THRESHOLD if len(skeleton) < 3 else self.threshold
+                if best >= needed and best - second >= self.margin:
+                    found = Link(name, best, best - second)
+        if len(self._cache) >= CACHE_SIZE:
+            self._cache.clear()
+        self._cache[cache_key] = found
+        return found
 
     def link(self, span: str, *, exact: bool = False) -> Link | None:
         """The entity ``span`` renders, or None when none is clearly best.
@@ -363,3 +405,25 @@ def _neighbourhood(skeleton: str) -> set[str]:
     if len(skeleton) <= 24:
         keys.update(skeleton[:i] + skeleton[i + 1:] for i in range(len(skeleton)))
     return keys
+
+
+_CAPITALIZED = re.compile(r"^[\"'“‘(]*([A-Z][\w.\-'’]*?)(?:['’]s)?[\"'”’),.?!:;]*$")
+
+
+def latin_name_runs(text: str, max_tokens: int = 4) -> list[tuple[str, int, int]]:
+    """Runs of capitalized whitespace tokens (a possessive 's and punctuation dropped):
+    ``(text, first token, end token)``, the names a Latin question may hold."""
+    words = text.split()
+    cleaned = []
+    for w in words:
+        m = _CAPITALIZED.match(w)
+        cleaned.append(m.group(1) if m else None)
+    out = []
+    for i in range(len(words)):
+        for j in range(i, min(len(words), i + max_tokens)):
+            if cleaned[j] is None:
+                break
+            out.append((" ".join(c for c in cleaned[i:j + 1] if c), i, j + 1))
+            if cleaned[j] != words[j]:
+                break  # punctuation or 's ends the name
+    return out

@@ -23,7 +23,7 @@ from graphmem._errors import InvalidInputError
 from graphmem.domain.anchor import candidate_spans
 from graphmem.domain.evidence import Evidence, EvidenceRecord, render, render_selected
 from graphmem.domain.keys import normalize_name
-from graphmem.language.crossscript import CrossScriptLinker
+from graphmem.language.crossscript import CrossScriptLinker, latin_name_runs
 from graphmem.language.korean import name_runs
 from graphmem.language.text import HANGUL_SYLLABLE
 from graphmem.llm.base import Embedder
@@ -139,7 +139,26 @@ class EvidenceReader:
                 if link is not None:
                     out.append(Span(f"{self.ns}/{normalize_name(link.name)}", s, e))
                     linked.append((s, e))
+        elif self.hangul_names():  # the other direction: a Latin name, a Hangul entity
+            linker = self.linker()
+            linked = []
+            for text, s, e in sorted(latin_name_runs(question), key=lambda r: r[1] - r[2]):
+                if any(a <= s and e <= b for a, b in linked):
+                    continue
+                link = linker.link_latin(text)
+                if link is not None:
+                    out.append(Span(f"{self.ns}/{normalize_name(link.name)}", s, e))
+                    linked.append((s, e))
         return out
+
+    def hangul_names(self) -> bool:
+        """Whether the namespace names any entity in Hangul (checked once per LINKER_TTL
+        and after this process writes to it)."""
+        cached = self.cache.get("hangul_names")
+        if cached is None or time.monotonic() - cached[0] > LINKER_TTL:
+            cached = (time.monotonic(), self.store.has_hangul_names(self.ns))
+            self.cache["hangul_names"] = cached
+        return bool(cached[1])
 
     def linker(self) -> CrossScriptLinker:
         """The namespace's names indexed by sound; rebuilt after this reader's namespace
@@ -152,6 +171,7 @@ class EvidenceReader:
 
     def names_changed(self) -> None:
         self.cache.pop("linker", None)
+        self.cache.pop("hangul_names", None)
 
     def evidence(self, question: str, hops: int = 5, budget_chars: int = 60_000,
                  control: str = "cmc") -> Evidence:

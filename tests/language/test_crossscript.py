@@ -79,3 +79,20 @@ def test_a_link_is_an_indexed_name_or_nothing(span):
 def test_similarity_is_bounded(a, b):
     s = similarity(latin_phonemes(a), hangul_phonemes(b))
     assert s <= 1.0
+
+
+def test_the_other_direction_a_latin_span_to_a_hangul_name():
+    linker = CrossScriptLinker(["빅토리아 베컴", "데이비드 베컴", "미네소타", "Porsche"])
+    assert linker.hangul_names == 3
+    assert linker.link_latin("Victoria Beckham").name == "빅토리아 베컴"
+    assert linker.link_latin("Minnesota").name == "미네소타"
+    assert linker.link_latin("Beckham") is None  # two Hangul names end in 베컴
+    assert linker.link_latin("Google") is None
+    assert linker.link_latin("Porsche") is None  # a Latin name is matched as written
+
+
+def test_latin_name_runs_are_capitalized_words():
+    from graphmem.language.crossscript import latin_name_runs
+
+    runs = {t: (s, e) for t, s, e in latin_name_runs("Who is Victoria Beckham's spouse?")}
+    assert runs["Victoria Beckham"] == (2, 4) and "spouse" not in runs

@@ -123,6 +123,7 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
         "count_record_ids": {"ns": ns},
         "all_records": {"ns": ns},
         "entity_names": {"ns": ns},
+        "has_hangul_names": {"ns": ns},
     }
     for name in ("heads", "two_heads", "contested_keys", "revoked_values", "status_labels",
                  "supersedes_cycles", "supersedes_forward", "versions_without_evidence"):
@@ -198,7 +199,7 @@ HOT = ["evidence_cmc", "anchors", "key_versions", "known_records", "max_pos",
        "erase_scope", "erase_entities_of", "erase_delete", "surviving_spellings",
        "erase_orphan_entities", "why", "why_set", "why_graph", "history", "as_of_valid",
        "oplog_until", "graph_snapshot", "count_namespace", "count_record_ids", "all_records",
-       "entity_names",
+       "entity_names", "has_hangul_names",
        "audit_heads", "audit_two_heads", "audit_contested_keys", "audit_revoked_values",
        "audit_status_labels", "audit_supersedes_cycles", "audit_supersedes_forward",
        "audit_versions_without_evidence"]

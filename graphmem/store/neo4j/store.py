@@ -298,6 +298,9 @@ class Neo4jStore(_Reads):
     def entity_names(self, ns: str) -> list[str]:
         return [str(r["name"]) for r in self.run("entity_names", {"ns": ns})]
 
+    def has_hangul_names(self, ns: str) -> bool:
+        return bool(self.run("has_hangul_names", {"ns": ns})[0]["any"])
+
     def all_records(self, ns: str) -> list[EvidenceRecord]:
         return [evidence_record(r) for r in self.run("all_records", {"ns": ns})]
 
