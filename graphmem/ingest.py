@@ -58,6 +58,8 @@ class IngestPipeline:
         self.registry = registry
         self.extractor = extractor
         self.soft_keys = soft_keys
+        # Told the names of every version written (the cross-script index adds them).
+        self.on_names: Callable[[set[str]], None] | None = None
 
     def record_uid(self, record_id: str) -> str:
         return f"{self.ns}/{record_id}"
@@ -176,6 +178,8 @@ class IngestPipeline:
                 report.no_fact += 1
         for kind, n in plan.op_counts().items():
             report.ops[kind] = report.ops.get(kind, 0) + n
+        if self.on_names is not None and plan.new_versions:
+            self.on_names({n for v in plan.new_versions.values() for n in (v.subject, v.value)})
         return plan
 
     def _prepare(self, candidates: list[tuple[str, Record]], report: IngestReport

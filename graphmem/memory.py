@@ -67,6 +67,9 @@ class Memory:
                                                     self.config.record_id_secret))
         self._evidence = EvidenceReader(store, self.namespace, self.config.aliases,
                                         self.config.embedder)
+        # Names written here reach the cross-script index at once (an erased name may stay
+        # in it: linking to an entity that is gone anchors nothing).
+        self._writer.on_names = self._evidence.names_added
         self._browser = BrowserTarget(self.config.neo4j_http_url, bolt_url,
                                       no_auth=self.config.neo4j_auth is None)
         self._blocks: BlockServer | None = None
@@ -132,10 +135,7 @@ class Memory:
         A record without ``facts`` goes through the configured extractor; with none, it
         is kept raw (``unresolved``), and ``evidence`` ranks it for each question.
         """
-        try:
-            return self._writer.ingest(records, batch_size=batch_size, progress=progress)
-        finally:
-            self._evidence.names_changed()  # new names for the cross-script linker
+        return self._writer.ingest(records, batch_size=batch_size, progress=progress)
 
     def remember(self, subject: str, relation: str, value: str, *, text: str | None = None,
                  intent: Intent | str = Intent.ASSERT, speaker: str | None = None,
@@ -197,13 +197,11 @@ class Memory:
             return len(doomed), len(keys)
 
         removed, rematerialized = self.store.transact(self.namespace, work)
-        self._evidence.names_changed()
         return EraseReport(record_id, removed, rematerialized)
 
     def _write_one(self, record: Record, fact: Fact) -> WriteResult:
         self.controller.key_for(fact)  # a bad relation fails before any write
         plan = self._writer.write_batch([record], IngestReport())
-        self._evidence.names_changed()
         if not plan.operations:
             rid = self._writer.identified(record).id
             raise ConflictError(f"record {rid!r} is already stored (or was erased)")

@@ -288,3 +288,12 @@ def test_a_latin_question_anchors_on_a_hangul_entity(memory):
     ev = memory.evidence("Who is Victoria Beckham's spouse?")
     assert ev.anchors == ["빅토리아 베컴"] and "LA 갤럭시" in ev.text
     assert memory.evidence("Where does Lionel Messi play?").anchors == []
+
+
+def test_the_name_index_grows_in_place_as_names_are_written(memory):
+    memory.remember("Clayton Kershaw", "team", "Los Angeles Dodgers", record_id="ck")
+    memory.evidence("클레이튼 커쇼는 어느 팀이야?")
+    index = memory._evidence.linker()
+    memory.remember("Hideo Kojima", "employer", "Konami", record_id="hk")
+    assert memory._evidence.linker() is index  # no rebuild per write
+    assert memory.evidence("고지마 히데오는 어디서 일해?").anchors == ["Hideo Kojima"]

@@ -15,6 +15,7 @@ candidate is clearly best: a wrong anchor is worse than none.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
@@ -205,6 +206,17 @@ class CrossScriptLinker:
         self._by_word: dict[str, set[str]] = defaultdict(set)
         self._ko_phon: dict[str, str] = {}  # Hangul names, for Latin spans (link_latin)
         self._by_skeleton_ko: dict[str, set[str]] = defaultdict(set)
+        # add() may run on a writer's thread while a reader links: one at a time.
+        self._lock = threading.RLock()
+        self.add(names)
+
+    def add(self, names: Iterable[str]) -> None:
+        """Index more names (those already indexed are skipped)."""
+        with self._lock:
+            self._add(names)
+
+    def _add(self, names: Iterable[str]) -> None:
+        added = False
         for name in names:
             if HANGUL_SYLLABLE.search(name):
                 p = hangul_phonemes(name)
@@ -212,6 +224,7 @@ class CrossScriptLinker:
                     self._ko_phon[name] = p
                     for key in _keys(_skeleton(p)):
                         self._by_skeleton_ko[key].add(name)
+                    added = True
                 continue
             if name in self._phon:
                 continue
@@ -226,6 +239,9 @@ class CrossScriptLinker:
             self._words[name] = words
             for w in words:
                 self._by_word[w].add(name)
+            added = True
+        if added:
+            self._cache.clear()  # a new name may change an earlier answer
 
     def __len__(self) -> int:
         return len(self._phon)
@@ -238,6 +254,10 @@ class CrossScriptLinker:
         """The other direction: the Hangul-script name a Latin span renders."""
         if HANGUL_SYLLABLE.search(span) or not self._ko_phon:
             return None
+        with self._lock:
+            return self._link_latin(span)
+
+    def _link_latin(self, span: str) -> Link | None:
         cache_key = (span, "latin")
         if cache_key in self._cache:
             return self._cache[cache_key]
@@ -270,6 +290,10 @@ class CrossScriptLinker:
         """
         if not HANGUL_SYLLABLE.search(span):
             return None
+        with self._lock:
+            return self._link_cached(span, exact)
+
+    def _link_cached(self, span: str, exact: bool) -> Link | None:
         cache_key = (span, exact)
         if cache_key in self._cache:
             return self._cache[cache_key]

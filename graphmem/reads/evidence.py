@@ -152,8 +152,8 @@ class EvidenceReader:
         return out
 
     def hangul_names(self) -> bool:
-        """Whether the namespace names any entity in Hangul (checked once per LINKER_TTL
-        and after this process writes to it)."""
+        """Whether the namespace names any entity in Hangul (checked once per LINKER_TTL;
+        a Hangul name written through this process sets it at once)."""
         cached = self.cache.get("hangul_names")
         if cached is None or time.monotonic() - cached[0] > LINKER_TTL:
             cached = (time.monotonic(), self.store.has_hangul_names(self.ns))
@@ -161,17 +161,22 @@ class EvidenceReader:
         return bool(cached[1])
 
     def linker(self) -> CrossScriptLinker:
-        """The namespace's names indexed by sound; rebuilt after this reader's namespace
-        was written through this process (``names_changed``) or after LINKER_TTL."""
+        """The namespace's names indexed by sound; names written through this process are
+        added as they are written (``names_added``), and it is rebuilt after LINKER_TTL."""
         cached = self.cache.get("linker")
         if cached is None or time.monotonic() - cached[0] > LINKER_TTL:
             cached = (time.monotonic(), CrossScriptLinker(self.store.entity_names(self.ns)))
             self.cache["linker"] = cached
         return cached[1]
 
-    def names_changed(self) -> None:
-        self.cache.pop("linker", None)
-        self.cache.pop("hangul_names", None)
+    def names_added(self, names: set[str]) -> None:
+        """Names just written by this process: added to the index in place (a rebuild per
+        write would cost seconds at 100k names under a steady writer)."""
+        cached = self.cache.get("linker")
+        if cached is not None:
+            cached[1].add(names)
+        if any(HANGUL_SYLLABLE.search(n) for n in names):
+            self.cache["hangul_names"] = (time.monotonic(), True)
 
     def evidence(self, question: str, hops: int = 5, budget_chars: int = 60_000,
                  control: str = "cmc") -> Evidence:
