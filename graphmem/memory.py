@@ -67,8 +67,8 @@ class Memory:
                                                     self.config.record_id_secret))
         self._evidence = EvidenceReader(store, self.namespace, self.config.aliases,
                                         self.config.embedder)
-        # Names written here reach the cross-script index at once (an erased name may stay
-        # in it: linking to an entity that is gone anchors nothing).
+        # Names written here reach the cross-script index at once. An erased name stays in
+        # it until the next rebuild (LINKER_TTL): a link to it anchors nothing.
         self._writer.on_names = self._evidence.names_added
         self._browser = BrowserTarget(self.config.neo4j_http_url, bolt_url,
                                       no_auth=self.config.neo4j_auth is None)

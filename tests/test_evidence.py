@@ -297,3 +297,10 @@ def test_the_name_index_grows_in_place_as_names_are_written(memory):
     memory.remember("Hideo Kojima", "employer", "Konami", record_id="hk")
     assert memory._evidence.linker() is index  # no rebuild per write
     assert memory.evidence("고지마 히데오는 어디서 일해?").anchors == ["Hideo Kojima"]
+
+
+def test_short_common_korean_nouns_are_not_linked_to_names(memory):
+    memory.remember("Nara", "prefecture of", "Japan", record_id="n1")
+    memory.remember("Bada", "genre", "pop", record_id="n2")
+    assert memory.evidence("그 나라의 수도는 어디야?").anchors == []
+    assert memory.evidence("바다는 어떤 색이야?").anchors == []

@@ -18,7 +18,7 @@ import re
 import threading
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
@@ -195,7 +195,13 @@ class CrossScriptLinker:
     Hangul names for Latin spans (``link_latin``)."""
 
     def __init__(self, names: Iterable[str], *, threshold: float = 0.74,
-                 margin: float = 0.15, min_consonants: int = 2) -> None:
+                 margin: float = 0.15, min_consonants: int = 2,
+                 key: Callable[[str], str] | None = None) -> None:
+        # ``key``: names with the same key are one entity ("Victoria Beckham" and
+        # "victoria beckham"); only the first spelling is indexed, or two spellings of one
+        # name would tie and cancel its link.
+        self._key = key or (lambda name: name)
+        self._seen: set[str] = set()
         self.threshold = threshold
         self.margin = margin
         self.min_consonants = min_consonants
@@ -218,6 +224,10 @@ class CrossScriptLinker:
     def _add(self, names: Iterable[str]) -> None:
         added = False
         for name in names:
+            k = self._key(name)
+            if k in self._seen:
+                continue
+            self._seen.add(k)
             if HANGUL_SYLLABLE.search(name):
                 p = hangul_phonemes(name)
                 if p and name not in self._ko_phon:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphmem._errors import InvalidInputError
-from graphmem.domain.anchor import candidate_spans
+from graphmem.domain.anchor import MAX_QUESTION_TOKENS, candidate_spans
 from graphmem.domain.evidence import Evidence, EvidenceRecord, render, render_selected
 from graphmem.domain.keys import normalize_name
 from graphmem.language.crossscript import CrossScriptLinker, latin_name_runs
@@ -42,6 +42,8 @@ __all__ = [
 MAX_HOPS = 10
 # Writes from another process reach the cross-script index at the latest after this.
 LINKER_TTL = 300.0
+# Cross-script linking looks at most this many name runs of a question (longest first).
+MAX_LINK_RUNS = 64
 MAX_QUESTION_CHARS = 20_000
 MIN_BUDGET_CHARS = 200
 MAX_BUDGET_CHARS = 10_000_000
@@ -130,11 +132,14 @@ class EvidenceReader:
         if HANGUL_SYLLABLE.search(question):
             linker = self.linker()
             linked: list[tuple[int, int]] = []
+            runs = [r for r in name_runs(question) if r[2] <= MAX_QUESTION_TOKENS]
             # Longest runs first: a run inside one already linked would lose to it anyway.
-            for text, s, e, proper in sorted(name_runs(question), key=lambda r: r[1] - r[2]):
+            for text, s, e, proper in sorted(runs, key=lambda r: r[1] - r[2])[:MAX_LINK_RUNS]:
                 if any(a <= s and e <= b for a, b in linked):
                     continue
-                # Common nouns alone ("테니스", "배우자") must sound like the name exactly.
+                if not proper and len(HANGUL_SYLLABLE.findall(text)) < 3:
+                    continue  # short common nouns are native words (나라, 바다), not names
+                # Common nouns ("테니스") must sound like the name exactly.
                 link = linker.link(text, exact=not proper)
                 if link is not None:
                     out.append(Span(f"{self.ns}/{normalize_name(link.name)}", s, e))
@@ -142,7 +147,8 @@ class EvidenceReader:
         elif self.hangul_names():  # the other direction: a Latin name, a Hangul entity
             linker = self.linker()
             linked = []
-            for text, s, e in sorted(latin_name_runs(question), key=lambda r: r[1] - r[2]):
+            runs_latin = [r for r in latin_name_runs(question) if r[2] <= MAX_QUESTION_TOKENS]
+            for text, s, e in sorted(runs_latin, key=lambda r: r[1] - r[2])[:MAX_LINK_RUNS]:
                 if any(a <= s and e <= b for a, b in linked):
                     continue
                 link = linker.link_latin(text)
@@ -165,7 +171,8 @@ class EvidenceReader:
         added as they are written (``names_added``), and it is rebuilt after LINKER_TTL."""
         cached = self.cache.get("linker")
         if cached is None or time.monotonic() - cached[0] > LINKER_TTL:
-            cached = (time.monotonic(), CrossScriptLinker(self.store.entity_names(self.ns)))
+            cached = (time.monotonic(), CrossScriptLinker(self.store.entity_names(self.ns),
+                                                          key=normalize_name))
             self.cache["linker"] = cached
         return cached[1]
 

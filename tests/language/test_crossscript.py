@@ -96,3 +96,10 @@ def test_latin_name_runs_are_capitalized_words():
 
     runs = {t: (s, e) for t, s, e in latin_name_runs("Who is Victoria Beckham's spouse?")}
     assert runs["Victoria Beckham"] == (2, 4) and "spouse" not in runs
+
+
+def test_two_spellings_of_one_name_do_not_cancel_its_link():
+    linker = CrossScriptLinker(["Victoria Beckham"], key=str.lower)
+    linker.add({"Victoria Beckham", "victoria beckham"})
+    link = linker.link("빅토리아 베컴")
+    assert link is not None and link.name == "Victoria Beckham"

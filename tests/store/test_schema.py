@@ -94,3 +94,12 @@ def test_the_migration_labels_records_written_before_the_label(memory):
     assert rows[0]["labelled"] is True
     assert run("MATCH (m:GraphmemMigration {name: 'unresolved-label'}) RETURN count(m) AS n"
                ).records[0]["n"] == 1
+
+
+def test_migrate_creates_the_indexes_queries_hint(memory):
+    run = memory.store.driver.execute_query
+    run("DROP INDEX evidence_ns_pos IF EXISTS")
+    memory.store.migrate()  # what a store opened without installing the schema runs
+    names = {r["name"] for r in run("SHOW INDEXES YIELD name RETURN name").records}
+    assert "evidence_ns_pos" in names
+    memory.remember("Minjun", "team", "Platform")  # max_pos seeks (ns, pos)

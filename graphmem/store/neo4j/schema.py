@@ -154,6 +154,10 @@ def migrate(driver: Driver, database: str | None = None) -> None:
 
     from graphmem._cypher import cypher
 
+    # Indexes added since the schema was first installed, which queries hint by name
+    # (max_pos seeks (ns, pos)): created here too, for stores opened without installing.
+    for stmt in filter(str.strip, re.sub(r"//.*", "", cypher("tenant_indexes")).split(";")):
+        driver.execute_query(stmt, database_=database)
     for name, query in MIGRATIONS:
         done = driver.execute_query(cypher("migration_done"), {"name": name},
                                     database_=database).records[0]["done"]

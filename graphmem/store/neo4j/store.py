@@ -277,9 +277,10 @@ class Neo4jStore(_Reads):
                 with self.driver.session(database=self.database,
                                          default_access_mode=READ_ACCESS) as session:
                     return [r.data() for r in session.run(cypher(name), dict(params))]
-            except (ServiceUnavailable, SessionExpired):
+            except (ServiceUnavailable, SessionExpired, TransientError):
                 # The driver does not retry an auto-commit query: a connection that died in
-                # the pool (Neo4j restarted) gets the managed path, which retries.
+                # the pool (Neo4j restarted) or a transient failure gets the managed path,
+                # which retries.
                 records, _, _ = self.driver.execute_query(
                     cypher(name), dict(params), database_=self.database, routing_="r"
                 )
