@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import random
 import shutil
-import socket
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -36,6 +35,7 @@ from graphmem._cypher import cypher
 from graphmem.extract.grammar import GrammarExtractor
 from graphmem.formats.factconsolidation import Row, load_rows, parse_context
 from graphmem_bench.scoring import answer_in_text, percentile
+from graphmem_bench.serving import free_port
 
 __all__ = ["Result", "bm25s_latency", "markdown", "plots", "run"]
 
@@ -69,12 +69,6 @@ class Result:
 
     def get(self, namespace: str, phase: str) -> Latency:
         return next(x for x in self.latency if x.namespace == namespace and x.phase == phase)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _row(rows: list[Row], length: str) -> Row:
@@ -203,7 +197,7 @@ def run(data_dir: str | Path, *, neighbour: int = 1_000_000, small: int = 98,
     extractor = GrammarExtractor.from_data_dir(data_dir)
     res = Result(neighbour_records=neighbour, small_namespaces=small)
     scratch = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="graphmem-tenants-"))
-    server = LocalNeo4j(scratch / "neo4j", bolt_port=_free_port(), http_port=_free_port(),
+    server = LocalNeo4j(scratch / "neo4j", bolt_port=free_port(), http_port=free_port(),
                         heap="2g", pagecache="4g")
     t_all = time.perf_counter()
     status = server.start()

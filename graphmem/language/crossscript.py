@@ -71,9 +71,7 @@ _LATIN_COMPILED = [(re.compile(p), r) for p, r in _LATIN_RULES]
 
 def latin_phonemes(text: str) -> str:
     """A Latin-script name read the way Korean renders English orthography."""
-    plain = unicodedata.normalize("NFKD", text)
-    plain = "".join(c for c in plain if not unicodedata.combining(c)).lower()
-    words = re.findall(r"[a-z]+|[0-9]+", plain)
+    words = re.findall(r"[a-z]+|[0-9]+", _fold(text))
     out = []
     for w in words:
         if w.isdigit():  # numbers are written as numbers in both scripts
@@ -154,6 +152,14 @@ def _keys(skeleton: str) -> set[str]:
     return _neighbourhood(skeleton) if len(skeleton) >= 3 else {skeleton}
 
 
+def _candidates(index: dict[str, set[str]], skeleton: str) -> set[str]:
+    """The names filed under any key of ``skeleton``."""
+    found: set[str] = set()
+    for key in _keys(skeleton):
+        found |= index.get(key, set())
+    return found
+
+
 # -- translated head words ------------------------------------------------------------
 # Nouns that are translated, not transliterated, inside names ("미네소타 대학교").
 HEAD_WORDS: dict[str, tuple[str, ...]] = {
@@ -230,13 +236,11 @@ class CrossScriptLinker:
             self._seen.add(k)
             if HANGUL_SYLLABLE.search(name):
                 p = hangul_phonemes(name)
-                if p and name not in self._ko_phon:
+                if p:
                     self._ko_phon[name] = p
                     for key in _keys(_skeleton(p)):
                         self._by_skeleton_ko[key].add(name)
                     added = True
-                continue
-            if name in self._phon:
                 continue
             forms = _spoken_forms(name)
             if not forms:
@@ -265,32 +269,17 @@ class CrossScriptLinker:
         if HANGUL_SYLLABLE.search(span) or not self._ko_phon:
             return None
         with self._lock:
-            return self._link_latin(span)
+            return self._cached((span, "latin"), lambda: self._link_latin(span))
 
     def _link_latin(self, span: str) -> Link | None:
-        cache_key = (span, "latin")
-        if cache_key in self._cache:
-            return self._cache[cache_key]
         p = latin_phonemes(span)
         skeleton = _skeleton(p)
-        found = None
-        if len(skeleton) >= self.min_consonants:
-            candidates: set[str] = set()
-            for key in _keys(skeleton):
-                candidates |= self._by_skeleton_ko.get(key, set())
-            floor = self.threshold - self.margin
-            ranked = sorted(((similarity(p, self._ko_phon[n], floor), n) for n in candidates),
-                            reverse=True)
-            if ranked:
-                best, name = ranked[0]
-                second = ranked[1][0] if len(ranked) > 1 else 0.0
-                needed = SHORT_THRESHOLD if len(skeleton) < 3 else self.threshold
-                if best >= needed and best - second >= self.margin:
-                    found = Link(name, best, best - second)
-        if len(self._cache) >= CACHE_SIZE:
-            self._cache.clear()
-        self._cache[cache_key] = found
-        return found
+        if len(skeleton) < self.min_consonants:
+            return None
+        floor = self.threshold - self.margin
+        ranked = sorted(((similarity(p, self._ko_phon[n], floor), n)
+                         for n in _candidates(self._by_skeleton_ko, skeleton)), reverse=True)
+        return self._clear_best(ranked, self._needed(skeleton))
 
     def link(self, span: str, *, exact: bool = False) -> Link | None:
         """The entity ``span`` renders, or None when none is clearly best.
@@ -301,59 +290,62 @@ class CrossScriptLinker:
         if not HANGUL_SYLLABLE.search(span):
             return None
         with self._lock:
-            return self._link_cached(span, exact)
+            return self._cached((span, exact),
+                                lambda: self._exact(span) if exact else self._link(span))
 
-    def _link_cached(self, span: str, exact: bool) -> Link | None:
-        cache_key = (span, exact)
-        if cache_key in self._cache:
-            return self._cache[cache_key]
-        found = self._exact(span) if exact else self._link(span)
+    def _cached(self, key: tuple[str, bool | str], find: Callable[[], Link | None]
+                ) -> Link | None:
+        if key in self._cache:
+            return self._cache[key]
+        found = find()
         if len(self._cache) >= CACHE_SIZE:
             self._cache.clear()
-        self._cache[cache_key] = found
+        self._cache[key] = found
         return found
+
+    def _needed(self, skeleton: str) -> float:
+        """The score a link needs: nearly exact for two consonants or fewer ("교토")."""
+        return SHORT_THRESHOLD if len(skeleton) < 3 else self.threshold
+
+    def _clear_best(self, ranked: list[tuple[float, str]], needed: float) -> Link | None:
+        """The best of ``ranked`` (score, name), best first, when it scores ``needed`` and
+        leads the next by the margin; else None."""
+        if not ranked:
+            return None
+        best, name = ranked[0]
+        second = ranked[1][0] if len(ranked) > 1 else 0.0
+        if best < needed or best - second < self.margin:
+            return None
+        return Link(name, best, best - second)
 
     def _exact(self, span: str) -> Link | None:
         p = hangul_phonemes(span)
         skeleton = _skeleton(p)
         if len(skeleton) < self.min_consonants:
             return None
-        scored = sorted(((max(similarity(p, f) for f, pen in self._phon[n] if not pen), n)
+        ranked = sorted(((max(similarity(p, f) for f, pen in self._phon[n] if not pen), n)
                          for n in self._by_skeleton.get(skeleton, ())
                          if any(not pen for _, pen in self._phon[n])), reverse=True)
-        if not scored or scored[0][0] < EXACT_SCORE:
-            return None
-        second = scored[1][0] if len(scored) > 1 else 0.0
-        if scored[0][0] - second < self.margin:
-            return None
-        return Link(scored[0][1], scored[0][0], scored[0][0] - second)
+        return self._clear_best(ranked, EXACT_SCORE)
 
     def _link(self, span: str) -> Link | None:
-        scored = self._scores(span)
-        if not scored:
-            return None
-        ranked = sorted(scored.items(), key=lambda kv: -kv[1])
-        best, score = ranked[0]
-        second = ranked[1][1] if len(ranked) > 1 else 0.0
-        short = len(_skeleton(hangul_phonemes(span))) < 3
-        if score < (SHORT_THRESHOLD if short else self.threshold) or \
-                score - second < self.margin:
-            return None
-        return Link(best, score, score - second)
+        p = hangul_phonemes(span)
+        scored = self._scores(span, p)
+        ranked = sorted(((score, name) for name, score in scored.items()),
+                        key=lambda sn: -sn[0])
+        return self._clear_best(ranked, self._needed(_skeleton(p)))
 
-    def _scores(self, span: str) -> dict[str, float]:
+    def _scores(self, span: str, p: str) -> dict[str, float]:
+        """Every candidate's score for ``span`` (``p``: its phonemes)."""
         scores: dict[str, float] = {}
         tokens = span.split()
         heads = [HEAD_WORDS.get(t) for t in tokens]
         if any(heads):  # a translated head noun: align the rest by sound, word by word
             for name, s in self._translated(tokens, heads).items():
                 scores[name] = max(scores.get(name, 0.0), s)
-        p = hangul_phonemes(span)
         skeleton = _skeleton(p)
         if len(skeleton) >= self.min_consonants:
-            candidates: set[str] = set()
-            for key in _keys(skeleton):
-                candidates |= self._by_skeleton.get(key, set())
+            candidates = _candidates(self._by_skeleton, skeleton)
             whole: dict[str, float] = {}
             part: dict[str, float] = {}
             floor = self.threshold - self.margin  # lower scores decide nothing

@@ -17,13 +17,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from graphmem._errors import InvalidInputError
 from graphmem.domain.anchor import MAX_QUESTION_TOKENS, candidate_spans
 from graphmem.domain.evidence import Evidence, EvidenceRecord, render, render_selected
 from graphmem.domain.keys import normalize_name
-from graphmem.language.crossscript import CrossScriptLinker, latin_name_runs
+from graphmem.language.crossscript import CrossScriptLinker, Link, latin_name_runs
 from graphmem.language.korean import name_runs
 from graphmem.language.text import HANGUL_SYLLABLE
 from graphmem.llm.base import Embedder
@@ -131,50 +132,57 @@ class EvidenceReader:
                for name, s, e in candidate_spans(question, self.aliases)]
         if HANGUL_SYLLABLE.search(question):
             linker = self.linker()
-            linked: list[tuple[int, int]] = []
-            runs = [r for r in name_runs(question) if r[2] <= MAX_QUESTION_TOKENS]
-            # Longest runs first: a run inside one already linked would lose to it anyway.
-            for text, s, e, proper in sorted(runs, key=lambda r: r[1] - r[2])[:MAX_LINK_RUNS]:
-                if any(a <= s and e <= b for a, b in linked):
-                    continue
+
+            def korean(text: str, proper: bool) -> Link | None:
                 if not proper and len(HANGUL_SYLLABLE.findall(text)) < 3:
-                    continue  # short common nouns are native words (나라, 바다), not names
+                    return None  # short common nouns are native words (나라, 바다), not names
                 # Common nouns ("테니스") must sound like the name exactly.
-                link = linker.link(text, exact=not proper)
-                if link is not None:
-                    out.append(Span(f"{self.ns}/{normalize_name(link.name)}", s, e))
-                    linked.append((s, e))
+                return linker.link(text, exact=not proper)
+
+            out += self._linked([(s, e, partial(korean, text, proper))
+                                 for text, s, e, proper in name_runs(question)])
         elif self.hangul_names():  # the other direction: a Latin name, a Hangul entity
             linker = self.linker()
-            linked = []
-            runs_latin = [r for r in latin_name_runs(question) if r[2] <= MAX_QUESTION_TOKENS]
-            for text, s, e in sorted(runs_latin, key=lambda r: r[1] - r[2])[:MAX_LINK_RUNS]:
-                if any(a <= s and e <= b for a, b in linked):
-                    continue
-                link = linker.link_latin(text)
-                if link is not None:
-                    out.append(Span(f"{self.ns}/{normalize_name(link.name)}", s, e))
-                    linked.append((s, e))
+            out += self._linked([(s, e, partial(linker.link_latin, text))
+                                 for text, s, e in latin_name_runs(question)])
         return out
+
+    def _linked(self, runs: list[tuple[int, int, Callable[[], Link | None]]]) -> list[Span]:
+        """The entities of a question's name runs ``(start, end, link)``, within the tokens
+        anchoring reads, longest runs first: a run inside one already linked would lose to
+        it anyway."""
+        out: list[Span] = []
+        linked: list[tuple[int, int]] = []
+        runs = [r for r in runs if r[1] <= MAX_QUESTION_TOKENS]
+        for s, e, link_of in sorted(runs, key=lambda r: r[0] - r[1])[:MAX_LINK_RUNS]:
+            if any(a <= s and e <= b for a, b in linked):
+                continue
+            link = link_of()
+            if link is not None:
+                out.append(Span(f"{self.ns}/{normalize_name(link.name)}", s, e))
+                linked.append((s, e))
+        return out
+
+    def _kept(self, name: str, build: Callable[[], Any]) -> Any:
+        """``cache[name]``, built again when missing or older than LINKER_TTL."""
+        cached = self.cache.get(name)
+        if cached is None or time.monotonic() - cached[0] > LINKER_TTL:
+            cached = (time.monotonic(), build())
+            self.cache[name] = cached
+        return cached[1]
 
     def hangul_names(self) -> bool:
         """Whether the namespace names any entity in Hangul (checked once per LINKER_TTL;
         a Hangul name written through this process sets it at once)."""
-        cached = self.cache.get("hangul_names")
-        if cached is None or time.monotonic() - cached[0] > LINKER_TTL:
-            cached = (time.monotonic(), self.store.has_hangul_names(self.ns))
-            self.cache["hangul_names"] = cached
-        return bool(cached[1])
+        return bool(self._kept("hangul_names", lambda: self.store.has_hangul_names(self.ns)))
 
     def linker(self) -> CrossScriptLinker:
         """The namespace's names indexed by sound; names written through this process are
         added as they are written (``names_added``), and it is rebuilt after LINKER_TTL."""
-        cached = self.cache.get("linker")
-        if cached is None or time.monotonic() - cached[0] > LINKER_TTL:
-            cached = (time.monotonic(), CrossScriptLinker(self.store.entity_names(self.ns),
-                                                          key=normalize_name))
-            self.cache["linker"] = cached
-        return cached[1]
+        linker: CrossScriptLinker = self._kept(
+            "linker", lambda: CrossScriptLinker(self.store.entity_names(self.ns),
+                                                key=normalize_name))
+        return linker
 
     def names_added(self, names: set[str]) -> None:
         """Names just written by this process: added to the index in place (a rebuild per
