@@ -145,15 +145,57 @@ def neo4j_start(data_dir: str | None, bolt_port: int, http_port: int, heap: str 
 
 @neo4j.command("stop")
 @_with_server_options
-def neo4j_stop(data_dir: str | None, bolt_port: int, http_port: int) -> None:
+@click.option("--no-compact", is_flag=True,
+              help="Stop at once, even when records were erased since the last compaction "
+                   "(their text then stays in Neo4j's files until `graphmem neo4j compact`).")
+def neo4j_stop(data_dir: str | None, bolt_port: int, http_port: int, no_compact: bool) -> None:
     """Stop the local Neo4j (SIGTERM, then wait).
+
+    When records were erased since the last compaction, the database is first rewritten
+    (as `graphmem neo4j compact` does) so that the erased text leaves the disk.
 
     \b
     Example:
       graphmem neo4j stop
     """
-    stopped = _server(data_dir, bolt_port, http_port, None).stop()
+    server = _server(data_dir, bolt_port, http_port, None)
+    erased = 0 if no_compact or not server.status().running else \
+        server.erasures_since_compaction()
+    if erased:
+        click.echo(f"{erased} record(s) erased since the last compaction: rewriting the "
+                   "database so their text leaves the disk (--no-compact skips this)…",
+                   err=True)
+        _compact(server, keep_running=False)
+        click.echo("Stopped Neo4j.")
+        return
+    stopped = server.stop()
     click.echo("Stopped Neo4j." if stopped else "No local Neo4j was running.")
+
+
+def _compact(server, *, keep_running: bool) -> None:
+    report = server.compact(lambda step: click.echo(f"  {step}", err=True),
+                            keep_running=keep_running)
+    mib = 1024 * 1024
+    click.echo(f"Compacted {report['nodes']:,} nodes and {report['relationships']:,} "
+               f"relationships in {report['seconds']} s: store and logs "
+               f"{report['bytes_before'] / mib:.1f} MiB -> {report['bytes_after'] / mib:.1f} MiB.")
+
+
+@neo4j.command("compact")
+@_with_server_options
+def neo4j_compact(data_dir: str | None, bolt_port: int, http_port: int) -> None:
+    """Rewrite the local database so deleted and erased data leaves the disk.
+
+    Neo4j Community keeps the bytes of deleted records, Lucene segments and transaction
+    logs on disk until they are reused or pruned. This reads the live graph out, restarts
+    Neo4j on an empty database, writes the graph back and deletes the old files. Neo4j is
+    unavailable for the rewrite (seconds per 100k records) and runs afterwards.
+
+    \b
+    Example:
+      graphmem neo4j compact --data-dir ~/graphmem-data
+    """
+    _compact(_server(data_dir, bolt_port, http_port, None), keep_running=True)
 
 
 @neo4j.command("status")

@@ -19,8 +19,10 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from graphmem._errors import LocalNeo4jError, MissingToolError, PortInUseError
 from graphmem.browser import post_connect_command
@@ -226,7 +228,10 @@ class LocalNeo4j:
             "server.directories.data": str(self.data_dir / "data"),
             "server.directories.logs": str(self.data_dir / "logs"),
             "server.memory.pagecache.size": self.pagecache,
-            "db.tx_log.rotation.retention_policy": "2 files",
+            # Erased text must not linger in transaction logs: keep only the newest log
+            # (and whatever crash recovery needs), in files small enough to rotate often.
+            "db.tx_log.rotation.retention_policy": "keep_none",
+            "db.tx_log.rotation.size": "16M",
             # Neo4j Browser: graphmem's graph style on every connect, and no telemetry (nor
             # its consent banner over the graph) for a server that lives on one machine.
             "browser.post_connect_cmd": post_connect_command(),
@@ -239,12 +244,18 @@ class LocalNeo4j:
         (conf_dir / "neo4j.conf").write_text(text)
         return conf_dir
 
-    def start(self, timeout: float = 180.0) -> ServerStatus:
-        """Start the server, or reuse the one already running from this data folder."""
+    def start(self, timeout: float = 180.0, *, restore: bool = True) -> ServerStatus:
+        """Start the server, or reuse the one already running from this data folder.
+        A compaction that never finished is undone first (``restore=False`` is the
+        compaction's own restart)."""
         pid = self._read_pid()
         if pid is not None:
             self._wait_ready(pid, timeout)
             return ServerStatus(**{**self.status().to_dict(), "reused": True})
+        from graphmem.local_neo4j.compact import restore_interrupted
+
+        if restore:
+            restore_interrupted(self)  # a compaction cut short keeps the old database
         for port in (self.bolt_port, self.http_port):
             if _port_open(port):
                 what = (
@@ -298,6 +309,21 @@ class LocalNeo4j:
             return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])
         except OSError:
             return "(no log)"
+
+    def erasures_since_compaction(self) -> int:
+        """Records erased on the running server since it was last compacted."""
+        from graphmem.local_neo4j.compact import erasures_since_compaction
+
+        return erasures_since_compaction(self)
+
+    def compact(self, progress: Callable[[str], None] = lambda _: None, *,
+                keep_running: bool = True) -> dict[str, Any]:
+        """Rewrite the database so that deleted and erased data leaves the disk (Neo4j
+        Community keeps freed records, Lucene segments and transaction logs); see
+        ``graphmem.local_neo4j.compact``."""
+        from graphmem.local_neo4j.compact import compact
+
+        return compact(self, progress=progress, keep_running=keep_running)
 
     def stop(self, timeout: float = 60.0) -> bool:
         """SIGTERM the server and wait for it; returns False when none was running."""

@@ -1,0 +1,1 @@
+DROP INDEX graphmem_compacting IF EXISTS
