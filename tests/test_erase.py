@@ -155,3 +155,16 @@ def test_records_stored_under_the_old_unkeyed_ids_are_still_known(memory: Memory
     memory.ingest([old.with_id(legacy_content_id(old))])
     again = memory.ingest([{"text": "stored by an earlier version"}])
     assert again.stored == 0 and again.skipped_known == 1
+
+
+def test_a_revoke_that_stays_forgets_the_erased_value_it_named(memory: Memory) -> None:
+    """revoke(value=…) took back an erased value and restored an older one: the operation
+    stays (it is the older value's history) but no longer names the erased value."""
+    memory.remember("door", "colour", "red", record_id="r1")
+    memory.remember("door", "colour", SECRET, record_id="r2")
+    memory.revoke("door", "colour", value=SECRET)
+    memory.erase("r2")
+    assert _mentions(memory, SECRET) == []
+    assert memory.why("door", "colour").value == "red"
+    kinds = [(h["kind"], h["fact"]["value"]) for h in memory.history("door", "colour")]
+    assert kinds == [("ACCEPT", "red"), ("REVOKE", "")]

@@ -472,6 +472,16 @@ class Neo4jStore(_Reads):
             return [r.data() for r in tx.run(cypher(name), params)]
 
         entity_uids = run("erase_entities_of", uids=[*doomed, *surviving])[0]["uids"]
+        scrubbed = []
+        for row in run("erase_touched_operations", versions=doomed):
+            fact = json.loads(row["fact"])
+            erased = {normalize_name(v) for v in row["erased"]}
+            kept = {normalize_name(v) for v in row["kept"]}
+            if normalize_name(fact.get("value") or "") in erased - kept:
+                scrubbed.append({"uid": row["uid"], "fact": json.dumps(
+                    {**fact, "value": ""}, ensure_ascii=False)})
+        if scrubbed:
+            run("respell_operations", rows=scrubbed)
         run("clear_heads", uids=[*plan.changed_versions, *doomed])
         run(
             "erase_delete", uid=uid, versions=doomed, ns=ns, at=at,
