@@ -608,6 +608,7 @@ def serve(ctx: click.Context, host: str, port: int, reader_url: str | None,
     import uvicorn
 
     from graphmem.service import create_app
+    from graphmem.service.protocol import ProblemH11Protocol
 
     overrides = _memory_overrides(extractor, ollama_url, ollama_model)
     if reader_url:
@@ -616,7 +617,7 @@ def serve(ctx: click.Context, host: str, port: int, reader_url: str | None,
     if not settings.api_keys:
         click.echo("warning: GRAPHMEM_API_KEYS is not set; every /v1 request will get 401",
                    err=True)
-    uvicorn.run(create_app(settings), host=host, port=port)
+    uvicorn.run(create_app(settings), host=host, port=port, http=ProblemH11Protocol)
 
 
 @main.command()

@@ -397,6 +397,20 @@ def test_declared_oversized_body_is_413_before_reading(service: ServiceThread) -
     assert b"application/problem+json" in rest.lower()
 
 
+@pytest.mark.parametrize("length", ["12abc", "-1", "1, 2"])
+def test_malformed_content_length_is_problem_json(service: ServiceThread, length: str) -> None:
+    """uvicorn refuses these before the app sees them; the refusal is problem JSON too."""
+    head = (f"POST /v1/{NS_A}/records HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY_A}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n{{}}").encode()
+    raw = _raw_request(service.url, head)
+    status_line, _, rest = raw.partition(b"\r\n")
+    headers, _, body = rest.partition(b"\r\n\r\n")
+    assert b" 400 " in status_line
+    assert b"application/problem+json" in headers.lower()
+    problem = json.loads(body)
+    assert problem["status"] == 400 and "Content-Length" in problem["detail"]
+
+
 def test_streamed_oversized_body_is_413(http: httpx.Client) -> None:
     def body() -> Iterator[bytes]:
         chunk = b" " * 65536
