@@ -67,3 +67,39 @@ def test_eight_writers_on_overlapping_keys(neo4j_server, namespace):
         assert replayed == stored
     finally:
         mem.close()
+
+
+def test_concurrent_hearsay_contests_one_key_with_every_value_as_its_alternative(
+        neo4j_server, namespace):
+    """Many contested versions and one contested key are the same thing: the head is
+    contested and every other contested version is its alternative (none left over)."""
+    with Memory.connect(neo4j_server.bolt_url, namespace, neo4j_auth=neo4j_server.auth) as m:
+        m.remember("Minjun", "meeting time", "8:00", record_id="base")
+    errors: list[BaseException] = []
+
+    def gossip(i: int) -> None:
+        try:
+            with Memory.connect(neo4j_server.bolt_url, namespace, neo4j_auth=neo4j_server.auth,
+                                install_schema=False) as m:
+                for j in range(5):
+                    m.remember("Minjun", "meeting time", f"{9 + i}:{j}0", authority="hearsay",
+                               speaker=f"Gossip {i}", record_id=f"g{i}-{j}")
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=gossip, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with Memory.connect(neo4j_server.bolt_url, namespace, neo4j_auth=neo4j_server.auth) as m:
+        contested = m.audit("contested_keys")
+        assert len(contested) == 1
+        rows = m.store.driver.execute_query(
+            "MATCH (v:Version {ns: $ns, status: 'contested'}) WHERE v.head_of IS NULL "
+            "RETURN count(v) AS all, sum(count { (v)-[:ALTERNATIVE_OF]->(h:Version) "
+            "WHERE h.head_of IS NOT NULL AND h.status = 'contested' }) AS of_head",
+            ns=namespace).records[0]
+        assert rows["all"] == 8 * 5 == len(contested[0]["alternatives"])
+        assert rows["of_head"] == rows["all"]
