@@ -268,6 +268,31 @@ def bench_soak(ctx: click.Context, minutes: float, clients: int, write: str | No
     _publish(soak.markdown(res, cmd), "soak", write)
 
 
+@main.command("erase-disk")
+@click.option("--sizes", default="1000,20000", show_default=True,
+              help="Records per run, comma-separated.")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
+def bench_erase_disk(sizes: str, write: str | None) -> None:
+    """Erased words still readable in a running Neo4j's files, and after `graphmem neo4j
+    stop` (which compacts); the stop's cost. Runs on its own scratch server.
+
+    \b
+    Example:
+      graphmem-bench erase-disk --sizes 1000,20000 --write BENCHMARKS.md
+    """
+    from graphmem_bench import erase_disk
+
+    try:
+        counts = [int(s) for s in sizes.split(",")]
+    except ValueError:
+        raise click.BadParameter("sizes must be whole numbers, e.g. 1000,20000") from None
+    if any(not 100 <= c <= 1_000_000 for c in counts):
+        raise click.BadParameter("each size must be between 100 and 1,000,000")
+    rows = erase_disk.run(counts, progress=lambda m: click.echo(m, err=True))
+    cmd = f"graphmem-bench erase-disk --sizes {sizes}" + (f" --write {write}" if write else "")
+    _publish(erase_disk.markdown(rows, cmd), "erase-disk", write)
+
+
 @main.command("interfaces")
 @click.option("--requests", default=200, show_default=True, help="Block requests per interface.")
 @click.option("--cli-calls", default=5, show_default=True,
