@@ -1,5 +1,5 @@
 // Erase: the record's operations, the versions only it supported, then the record
-// itself. A sealed tombstone without content remains.
+// itself. A sealed tombstone without content remains. Returns the deleted records' texts.
 // What only took back or settled the erased versions goes with them: the operations
 // applied to nothing else (their fact names the values), the tombstones that revoked
 // them, and the records that carried nothing else (a revoke's text names what it took
@@ -24,7 +24,9 @@ CALL (e) {
   // Sealed like the erased record's: a caller's id replayed later stays erased.
   CREATE (:Tombstone {uid: $ns + '/erased/' + src.record_id + '@' + $at, ns: $ns, at: $at,
                       reason: 'erased', sealed: true, record_id: src.uid})
+  WITH src, src.text AS text
   DETACH DELETE src
+  RETURN collect(text) AS taken_along
 }
 CALL (e) {
   MATCH (t:Tombstone)-[:REVOKES]->(v:Version)
@@ -37,6 +39,9 @@ CALL (e) {
   MATCH (v:Version) WHERE v.uid IN $versions
   DETACH DELETE v
 }
+WITH e, e.text AS text, taken_along
 DETACH DELETE e
 CREATE (:Tombstone {uid: $tomb_uid, ns: $ns, at: $at, reason: 'erased', sealed: true,
                     record_id: $uid})
+// The texts deleted (a sealed text's key is destroyed once this commits).
+RETURN [text] + taken_along AS texts

@@ -1,9 +1,9 @@
 // Fresh block retrieval: Lucene full-text candidates for the request, read now (not
 // from the snapshot), restricted to the namespace's active view. $q is
-// ns:"<namespace>" AND (text:"term" OR ...), built by graphmem from the namespace name
-// and word characters only, never raw user text; the namespace field keeps other
+// ns:"<namespace>" AND (text:"term" OR terms:"t<hash>" OR ...), built by the store from
+// the namespace name, word characters and hex digests only, never raw user text; the namespace field keeps other
 // tenants' records out of the top hits, and the WHERE drops look-alike names.
-CALL db.index.fulltext.queryNodes('evidence_text_ns', $q, {limit: $limit})
+CALL db.index.fulltext.queryNodes('evidence_text_terms_ns', $q, {limit: $limit})
 YIELD node AS e, score
 WHERE e.ns = $ns
 WITH e, score, [(v)-[:SUPPORTED_BY]->(e) | v] AS vs

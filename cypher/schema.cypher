@@ -11,7 +11,7 @@ CREATE INDEX index_Evidence_pos IF NOT EXISTS FOR (n:Evidence) ON (n.pos);
 CREATE INDEX evidence_ns_pos IF NOT EXISTS FOR (n:Evidence) ON (n.ns, n.pos);
 CREATE INDEX index_Evidence_parse IF NOT EXISTS FOR (n:Evidence) ON (n.parse);
 CREATE INDEX index_Unresolved_ns IF NOT EXISTS FOR (n:Unresolved) ON (n.ns);
-CREATE FULLTEXT INDEX evidence_text_ns IF NOT EXISTS FOR (n:Evidence) ON EACH [n.text, n.ns]
+CREATE FULLTEXT INDEX evidence_text_terms_ns IF NOT EXISTS FOR (n:Evidence) ON EACH [n.text, n.terms, n.ns]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk', `fulltext.eventually_consistent`: false}};
 CREATE CONSTRAINT constraint_unique_Entity_uid IF NOT EXISTS FOR (n:Entity) REQUIRE n.uid IS UNIQUE;
 CREATE INDEX index_Entity_ns IF NOT EXISTS FOR (n:Entity) ON (n.ns);

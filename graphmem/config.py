@@ -136,6 +136,12 @@ class MemoryConfig:
     # Keys the ids of records sent without one (see graphmem._secrets); None: a secret
     # file made once in $GRAPHMEM_HOME. Set it when several machines share one Neo4j.
     record_id_secret: str | None = field(default=None, repr=False)
+    # Crypto-shredding: record text reaches Neo4j only encrypted with a key of its own,
+    # kept in ``key_store`` (a SQLite file outside Neo4j; default
+    # $GRAPHMEM_HOME/record-keys.sqlite3) and destroyed on erase. Neo4j Browser then shows
+    # ciphertext for record text; names and values stay readable (graphmem.store.sealing).
+    seal_text: bool = False
+    key_store: str | None = None
     registry: RelationRegistry = field(default_factory=RelationRegistry)
     preserve_history: bool = True
     extractor: Extractor | str = "none"
@@ -166,7 +172,7 @@ class MemoryConfig:
                 isinstance(self.neo4j_auth, tuple) and len(self.neo4j_auth) == 2
                 and all(isinstance(x, str) for x in self.neo4j_auth)):
             raise InvalidInputError("neo4j_auth must be a (user, password) pair of strings")
-        for flag in ("install_schema", "preserve_history"):
+        for flag in ("install_schema", "preserve_history", "seal_text"):
             if not isinstance(getattr(self, flag), bool):
                 raise InvalidInputError(f"{flag} must be true or false")
         _choice("block_tokenizer", self.block_tokenizer, get_args(Tokenizer))
@@ -190,8 +196,8 @@ class MemoryConfig:
         """``NEO4J_URI``, ``NEO4J_USER``/``NEO4J_PASSWORD``, ``NEO4J_DATABASE``,
         ``GRAPHMEM_NEO4J_HTTP``, ``GRAPHMEM_NEO4J_TIMEOUT``, ``GRAPHMEM_RECORD_ID_SECRET``,
         ``GRAPHMEM_EXTRACTOR`` (none|chat|llm),
-        ``GRAPHMEM_OLLAMA_URL``, ``GRAPHMEM_OLLAMA_MODEL``, ``GRAPHMEM_TIMEZONE``; keyword
-        overrides win."""
+        ``GRAPHMEM_OLLAMA_URL``, ``GRAPHMEM_OLLAMA_MODEL``, ``GRAPHMEM_TIMEZONE``,
+        ``GRAPHMEM_SEAL_TEXT`` (1|0), ``GRAPHMEM_KEY_STORE``; keyword overrides win."""
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}
         if env.get("NEO4J_URI"):
@@ -218,6 +224,14 @@ class MemoryConfig:
             values["ollama_model"] = env["GRAPHMEM_OLLAMA_MODEL"]
         if env.get("GRAPHMEM_TIMEZONE"):
             values["timezone"] = env["GRAPHMEM_TIMEZONE"]
+        if env.get("GRAPHMEM_SEAL_TEXT"):
+            flag = env["GRAPHMEM_SEAL_TEXT"].strip().lower()
+            if flag not in ("1", "0", "true", "false", "yes", "no"):
+                raise InvalidInputError("GRAPHMEM_SEAL_TEXT must be 1 or 0, got "
+                                        f"{env['GRAPHMEM_SEAL_TEXT']!r}")
+            values["seal_text"] = flag in ("1", "true", "yes")
+        if env.get("GRAPHMEM_KEY_STORE"):
+            values["key_store"] = env["GRAPHMEM_KEY_STORE"]
         unknown = set(overrides) - {f.name for f in fields(cls)}
         if unknown:
             raise InvalidInputError(f"unknown configuration {sorted(unknown)}")

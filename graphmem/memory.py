@@ -82,6 +82,7 @@ class Memory:
         """Connect to ``uri``, else the configured URI, else ``$NEO4J_URI``, else the local
         Neo4j (started if needed). ``overrides`` are ``MemoryConfig`` fields."""
         from graphmem.store.neo4j.store import Neo4jStore
+        from graphmem.store.sealing import sealer_for
 
         cfg = (config or MemoryConfig.from_env()).with_overrides(**overrides)
         if uri is not None:
@@ -97,7 +98,9 @@ class Memory:
         store = Neo4jStore.connect(cfg.neo4j_uri, auth=cfg.neo4j_auth,
                                    database=cfg.neo4j_database,
                                    timeout=cfg.neo4j_timeout,
-                                   write_timeout=cfg.neo4j_write_timeout)
+                                   write_timeout=cfg.neo4j_write_timeout,
+                                   sealer=sealer_for(cfg.seal_text, cfg.key_store,
+                                                     cfg.record_id_secret))
         if cfg.install_schema:
             store.install_schema()
         else:

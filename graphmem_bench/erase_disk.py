@@ -1,12 +1,14 @@
 """Erase on disk: how much of what was erased a running Neo4j still holds in its files,
 and what ``graphmem neo4j stop`` (which compacts after erasures) costs and leaves.
 
-One run per size on a scratch server that starts empty. Each record names a person by a
-made-up word no other record uses (as subject, in its value and in its text), so a word
-found in the data folder can only come from its record. A hundredth of the records is
-erased; then every file of the data folder is read and the erased words counted:
+One run per size and storage mode (plain text, and ``seal_text``) on a scratch server
+that starts empty. Each record carries two made-up words no other record uses: one is the
+subject and the value of its fact (and is in its text), the other is only in its text. A
+word found in the data folder can only come from its record. A hundredth of the records
+is erased; then every file of the data folder is read and the erased words counted:
 
-- right after the erase, with the server running (Neo4j's own residue);
+- right after the erase, with the server running (Neo4j's own residue), for the words of
+  the facts and for the words only in the text;
 - after ``graphmem neo4j stop``, which rewrites the database first (must be 0);
 - and the kept words, which must all still be there.
 """
@@ -51,11 +53,14 @@ def _size(folder: Path) -> int:
     return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
 
 
-def run_size(n: int, *, seed: int = 13, progress: Callable[[str], None] = print
-             ) -> dict[str, Any]:
+def run_size(n: int, *, sealed: bool = False, seed: int = 13,
+             progress: Callable[[str], None] = print) -> dict[str, Any]:
     rng = random.Random(seed + n)
-    words = _words(rng, n)
+    both = _words(rng, 2 * n)
+    rng.shuffle(both)
+    words, text_words = both[:n], dict(zip(both[:n], both[n:], strict=True))
     erased = set(rng.sample(words, max(1, n // 100)))
+    erased_text = {text_words[w] for w in erased}
     scratch = Path(tempfile.mkdtemp(prefix="graphmem-erase-disk-"))
     server = LocalNeo4j(scratch / "neo4j", bolt_port=free_port(), http_port=free_port(),
                         heap="1g", pagecache="256m")
@@ -63,8 +68,10 @@ def run_size(n: int, *, seed: int = 13, progress: Callable[[str], None] = print
         server.start()
         ids = {w: f"r{i}" for i, w in enumerate(words)}
         t0 = time.perf_counter()
-        with Memory.connect(server.bolt_url, "erase-disk") as mem:
-            batch = [Record(text=f"{w.capitalize()} moved to {w}ville and keeps a cat.",
+        with Memory.connect(server.bolt_url, "erase-disk", seal_text=sealed,
+                            key_store=str(scratch / "keys.sqlite3")) as mem:
+            batch = [Record(text=f"{w.capitalize()} moved to {w}ville and keeps a cat "
+                                 f"called {text_words[w]}.",
                             id=ids[w],
                             facts=(Fact(w.capitalize(), "home town", f"{w}ville"),))
                      for w in words]
@@ -78,9 +85,11 @@ def run_size(n: int, *, seed: int = 13, progress: Callable[[str], None] = print
             erase_ms = (time.perf_counter() - t0) * 1000 / len(erased)
         data = server.data_dir
         before = _size(data / "data")
-        running = _found(data) & erased
-        progress(f"erased {len(erased)}; {len(running)} still readable in the running "
-                 "server's files")
+        found = _found(data)
+        running, running_text = found & erased, found & erased_text
+        progress(f"{'sealed' if sealed else 'plain'}: erased {len(erased)}; fact words "
+                 f"{len(running)}, text-only words {len(running_text)} still readable in the "
+                 "running server's files")
         exe = Path(sys.executable).with_name("graphmem")
         t0 = time.perf_counter()
         proc = subprocess.run([str(exe), "neo4j", "stop", "--data-dir", str(data),
@@ -91,10 +100,14 @@ def run_size(n: int, *, seed: int = 13, progress: Callable[[str], None] = print
         if proc.returncode != 0:
             raise RuntimeError(f"graphmem neo4j stop failed: {proc.stderr[-2000:]}")
         after = _found(data)
+        kept = (set(words) - erased) | ({text_words[w] for w in words} - erased_text)
         res = {
-            "records": n, "erased": len(erased), "ingest_s": ingest_s, "erase_ms": erase_ms,
-            "running_found": len(running), "stopped_found": len(after & erased),
-            "kept_found": len(after - erased), "kept": n - len(erased), "stop_s": stop_s,
+            "records": n, "sealed": sealed, "erased": len(erased), "ingest_s": ingest_s,
+            "erase_ms": erase_ms, "running_found": len(running),
+            "running_text_found": len(running_text),
+            "stopped_found": len(after & (erased | erased_text)),
+            "kept_found": len(after & kept) if not sealed else len(after & set(words)),
+            "kept": len(kept) if not sealed else n - len(erased), "stop_s": stop_s,
             "bytes_before": before, "bytes_after": _size(data / "data"),
         }
         progress(f"after stop: {res['stopped_found']} erased, {res['kept_found']:,} kept "
@@ -106,25 +119,32 @@ def run_size(n: int, *, seed: int = 13, progress: Callable[[str], None] = print
 
 
 def run(sizes: list[int], progress: Callable[[str], None] = print) -> list[dict[str, Any]]:
-    return [run_size(n, progress=progress) for n in sizes]
+    return [run_size(n, sealed=sealed, progress=progress)
+            for n in sizes for sealed in (False, True)]
 
 
 def markdown(rows: list[dict[str, Any]], command: str) -> str:
     mib = 1024 * 1024
     body = "\n".join(
-        f"| {r['records']:,} | {r['erased']} | {r['erase_ms']:.0f} | "
+        f"| {r['records']:,} | {'sealed' if r['sealed'] else 'plain'} | {r['erased']} | "
+        f"{r['ingest_s']:.1f} | {r['erase_ms']:.0f} | "
+        f"{r['running_text_found']} ({r['running_text_found'] / r['erased']:.0%}) | "
         f"{r['running_found']} ({r['running_found'] / r['erased']:.0%}) | "
         f"**{r['stopped_found']}** | {r['kept_found']:,} / {r['kept']:,} | {r['stop_s']:.1f} | "
         f"{r['bytes_before'] / mib:.0f} → {r['bytes_after'] / mib:.0f} |" for r in rows)
     return (
         f"Command: `{command}`\n\n"
-        "Each record names a made-up word as subject, value and text; 1% of the records are "
-        "erased. Words are counted in the bytes of every file of the server's data folder "
-        "(case-folded). *Running*: right after the erases, the server still up (Neo4j's "
-        "own residue: freed store records, Lucene segments, transaction logs). *After "
-        "stop*: `graphmem neo4j stop`, which rewrites the database when records were "
-        "erased since the last compaction; the stop time includes that rewrite and two "
-        "restarts.\n\n"
-        "| records | erased | erase ms each | erased words readable, running | after stop "
+        "Each record carries two made-up words: a *fact word* (subject and value of its "
+        "fact, and in its text) and a *text word* (only in its text). 1% of the records "
+        "are erased. Words are counted in the bytes of every file of the server's data "
+        "folder (case-folded). *Running*: right after the erases, the server still up "
+        "(Neo4j's own residue: freed store records, Lucene segments, transaction logs). "
+        "*After stop*: `graphmem neo4j stop`, which rewrites the database when records "
+        "were erased since the last compaction (the stop time includes that rewrite and "
+        "two restarts). *Sealed*: `seal_text=True`, record text encrypted with a key per "
+        "record kept outside Neo4j and destroyed on erase; kept words after stop count "
+        "fact words only there (text words are never readable on disk).\n\n"
+        "| records | text | erased | ingest s | erase ms each | erased text words "
+        "readable, running | erased fact words readable, running | erased words after stop "
         "| kept words readable after stop | stop s | data folder MiB (before → after) |\n"
-        "|---:|---:|---:|---:|---:|---:|---:|---:|\n" + body + "\n")
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + body + "\n")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem import Memory
+from graphmem import InvalidInputError, Memory
 from graphmem.local_neo4j import LocalNeo4j
 
 pytestmark = pytest.mark.integration
@@ -131,3 +131,23 @@ def test_compact_keeps_the_server_running_and_the_graph_whole(server: LocalNeo4j
     with Memory.connect(server.bolt_url, "disk") as m:
         assert m.history("door", "colour") == before
         assert m.why("door", "colour").value == "blue"
+
+
+def test_sealed_text_is_unreadable_on_disk_at_once(server: LocalNeo4j, tmp_path: Path) -> None:
+    """With seal_text, no compaction is needed for record text: Neo4j only ever held its
+    ciphertext, and erase destroyed the key."""
+    keys = tmp_path / "keys.sqlite3"
+    with Memory.connect(server.bolt_url, "sealed", seal_text=True, key_store=str(keys)) as m:
+        m.ingest([{"id": "s1", "text": f"{SECRET} whispered the code {PIN} at the gate"},
+                  {"id": "k1", "text": f"{KEPT} likes tea"}])
+        sealed = m.store.driver.execute_query(
+            "MATCH (e:Evidence {ns: 'sealed', record_id: 's1'}) RETURN e.text AS t"
+        ).records[0]["t"]
+        assert KEPT in m.evidence(f"What does {KEPT} like?").text
+        m.erase("s1")
+        with pytest.raises(InvalidInputError, match="destroyed"):
+            m.store.sealer.open(sealed)
+    # While the server runs: what it still keeps of s1 is ciphertext without a key.
+    for word in ("Zorblaxine", "Quentworthy", "73169931", "whispered", KEPT):
+        assert _files_holding(server.data_dir, word) == [], word
+    assert _files_holding(tmp_path, "Zorblaxine") == []

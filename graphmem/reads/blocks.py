@@ -222,9 +222,7 @@ class BlockServer:
         terms = list(dict.fromkeys(_TERM.findall(f"{req.request} {req.partner}")))[:64]
         if not terms:
             return Block("", [], abstained=True, reason="empty request")
-        # The namespace name is letters, digits, '_', '.' and '-' only: safe inside quotes.
-        q = f'ns:"{self.ns}" AND (' + " OR ".join(f'text:"{t}"' for t in terms) + ")"
-        pool = self.store.fresh_candidates(self.ns, q, 200)
+        pool = self.store.fresh_candidates(self.ns, terms, 200)
         return self._compose(req, snap, pool)
 
     def _rank(self, snap: BlockSnapshot, request: str, partner: str,

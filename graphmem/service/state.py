@@ -24,6 +24,7 @@ from graphmem.service.auth import KeyRing, parse_api_keys
 from graphmem.service.jobs import Jobs
 from graphmem.service.settings import Settings
 from graphmem.store.neo4j.store import Neo4jStore
+from graphmem.store.sealing import sealer_for
 
 __all__ = ["Service"]
 
@@ -61,7 +62,9 @@ class Service:
                 store = Neo4jStore.connect(self.settings.neo4j_uri, auth=cfg.neo4j_auth,
                                            database=cfg.neo4j_database,
                                            timeout=cfg.neo4j_timeout,
-                                           write_timeout=cfg.neo4j_write_timeout)
+                                           write_timeout=cfg.neo4j_write_timeout,
+                                           sealer=sealer_for(cfg.seal_text, cfg.key_store,
+                                                             cfg.record_id_secret))
                 try:
                     if cfg.install_schema:
                         store.install_schema()

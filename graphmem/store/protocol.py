@@ -137,7 +137,8 @@ class Store(StoreReads, Protocol):
 
     def active_view(self, ns: str) -> list[ActiveRecord]: ...
 
-    def fresh_candidates(self, ns: str, query: str, limit: int) -> list[ActiveRecord]: ...
+    def fresh_candidates(self, ns: str, words: Sequence[str], limit: int
+                         ) -> list[ActiveRecord]: ...
 
     # -- explanations and audits ------------------------------------------------------
     def key_versions_detail(self, ns: str, key: str, *, set_valued: bool

@@ -49,6 +49,7 @@ from graphmem.store.protocol import (
     Span,
     Watermark,
 )
+from graphmem.store.sealing import TextSealer
 
 __all__ = ["Neo4jStore", "TxStore", "evidence_record", "kid_of"]
 
@@ -151,11 +152,32 @@ def _active(r: Mapping[str, Any]) -> ActiveRecord:
     )
 
 
+def _lucene_query(ns: str, words: Sequence[str], sealer: TextSealer | None) -> str:
+    """``ns:"<ns>" AND (text:"w" OR terms:"t<hash>" ...)``: the namespace name is letters,
+    digits, '_', '.' and '-' only, words are word characters, hashes hex: all safe inside
+    quotes."""
+    clauses = [f'text:"{w}"' for w in words if w.isalnum() or w.replace("_", "").isalnum()]
+    if sealer is not None:
+        clauses += [f'terms:"{t}"' for t in dict.fromkeys(sealer.terms(ns, " ".join(words)))]
+    return f'ns:"{ns}" AND (' + (" OR ".join(clauses) or 'text:"_"') + ")"
+
+
 class _Reads:
     """Reads shared by the store and by a store bound to one open transaction."""
 
+    sealer: TextSealer | None = None
+
     def run(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         raise NotImplementedError
+
+    def _open(self, text: str) -> str:
+        return text if self.sealer is None else self.sealer.open(text) or ""
+
+    def _record(self, r: Mapping[str, Any]) -> EvidenceRecord:
+        return evidence_record({**r, "text": self._open(r["text"])})
+
+    def _active(self, r: Mapping[str, Any]) -> ActiveRecord:
+        return _active({**r, "text": self._open(r["text"])})
 
     def known_records(self, ns: str, uids: Iterable[str]) -> dict[str, str]:
         found: dict[str, str] = {}
@@ -178,8 +200,10 @@ class _Reads:
 class TxStore(_Reads):
     """The store inside one write transaction (see ``Neo4jStore.transact``)."""
 
-    def __init__(self, tx: ManagedTransaction) -> None:
+    def __init__(self, tx: ManagedTransaction, sealer: TextSealer | None = None) -> None:
         self.tx = tx
+        self.sealer = sealer
+        self.deleted_texts: list[str] = []  # sealed ones lose their key after the commit
 
     def run(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         return [r.data() for r in self.tx.run(cypher(name), dict(params))]
@@ -196,26 +220,33 @@ class TxStore(_Reads):
                                            for v in rows[0]["versions"]])
 
     def write_plan(self, ns: str, evidence: list[dict[str, Any]], plan: Plan) -> None:
+        if self.sealer is not None and self.sealer.seal_new and evidence:
+            sealed = self.sealer.seal(ns, [r["text"] for r in evidence])
+            evidence = [{**r, "text": t, "terms": " ".join(self.sealer.terms(ns, r["text"]))}
+                        for r, t in zip(evidence, sealed, strict=True)]
         Neo4jStore._write_plan_tx(self.tx, ns, evidence, plan)
 
     def erase(self, ns: str, uid: str, doomed: list[str], plan: Plan, at: str,
               surviving: Sequence[str] = ()) -> None:
-        Neo4jStore._erase_tx(self.tx, ns, uid, doomed, plan, at, list(surviving))
+        self.deleted_texts += Neo4jStore._erase_tx(self.tx, ns, uid, doomed, plan, at,
+                                                   list(surviving))
 
 
 class Neo4jStore(_Reads):
     """A Neo4j database reached over Bolt."""
 
     def __init__(self, driver: Driver, database: str | None = None,
-                 write_timeout: float = 120.0) -> None:
+                 write_timeout: float = 120.0, sealer: TextSealer | None = None) -> None:
         self.driver = driver
         self.database = database
         self.write_timeout = write_timeout
+        self.sealer = sealer
 
     @classmethod
     def connect(
         cls, uri: str, auth: tuple[str, str] | None = None, database: str | None = None,
         *, timeout: float = 2.0, write_timeout: float = 120.0,
+        sealer: TextSealer | None = None,
     ) -> Neo4jStore:
         """A store on ``uri``. A call fails within about ``timeout`` seconds when Neo4j is
         unreachable, instead of the driver's 30-second retry: connecting may take half of
@@ -239,7 +270,7 @@ class Neo4jStore(_Reads):
                 f"cannot reach Neo4j at {uri}: {exc}. Start the local server with "
                 "'graphmem neo4j start' or set NEO4J_URI (and NEO4J_USER/NEO4J_PASSWORD)."
             ) from exc
-        return cls(driver, database, write_timeout)
+        return cls(driver, database, write_timeout, sealer)
 
     def close(self) -> None:
         with _mapped("close"):
@@ -260,7 +291,7 @@ class Neo4jStore(_Reads):
         ns = "\u241f"  # no namespace has this name: nothing is read
         try:
             self.closure(ns, [], 1)
-            self.fresh_candidates(ns, f'ns:"{ns}" AND (text:"x")', 1)
+            self.fresh_candidates(ns, ["x"], 1)
         except StoreUnavailableError as exc:  # e.g. the schema is not installed yet
             log.info("could not prepare the read plans now: %s", exc)
 
@@ -291,7 +322,7 @@ class Neo4jStore(_Reads):
         row = self.run("evidence_cmc", {"spans": _padded_spans(spans), "hops": hops,
                                         "ns": ns})[0]
         edges = [ClosureEdge(e["key"], e["subject"], e["relation"], int(e["depth"]),
-                             tuple(evidence_record(ev) for ev in e["evidence"]))
+                             tuple(self._record(ev) for ev in e["evidence"]))
                  for e in row["edges"]]
         return Closure(list(row["anchors"]), edges,
                        [(int(pos), str(rid)) for pos, rid in row["unresolved"]])
@@ -303,22 +334,25 @@ class Neo4jStore(_Reads):
         return bool(self.run("has_hangul_names", {"ns": ns})[0]["any"])
 
     def all_records(self, ns: str) -> list[EvidenceRecord]:
-        return [evidence_record(r) for r in self.run("all_records", {"ns": ns})]
+        return [self._record(r) for r in self.run("all_records", {"ns": ns})]
 
     def unresolved_records(self, ns: str) -> list[EvidenceRecord]:
-        return [evidence_record(r) for r in self.run("unresolved_records", {"ns": ns})]
+        return [self._record(r) for r in self.run("unresolved_records", {"ns": ns})]
 
     # -- read path B: blocks ------------------------------------------------------------
     def watermark(self, ns: str) -> Watermark:
         return dict(self.run("watermark", {"ns": ns})[0])
 
     def active_view(self, ns: str) -> list[ActiveRecord]:
-        return [_active(r) for r in self.run("active_view", {"ns": ns})]
+        return [self._active(r) for r in self.run("active_view", {"ns": ns})]
 
-    def fresh_candidates(self, ns: str, query: str, limit: int) -> list[ActiveRecord]:
+    def fresh_candidates(self, ns: str, words: Sequence[str], limit: int
+                         ) -> list[ActiveRecord]:
+        """Records of the active view whose text has one of ``words`` (Lucene ranks)."""
+        query = _lucene_query(ns, words, self.sealer)
         rows = self.run("fresh_candidates", {"q": query.ljust(PLAN_SIZE), "ns": ns,
                                              "limit": limit})
-        return [_active(r) for r in rows]
+        return [self._active(r) for r in rows]
 
     # -- explanations and audits --------------------------------------------------------
     def key_versions_detail(self, ns: str, key: str, *, set_valued: bool
@@ -327,13 +361,19 @@ class Neo4jStore(_Reads):
             rows = self.run("why_set", {"prefix": kid_of(ns, key) + KEY_SEP})
         else:
             rows = self.run("why", {"kid": kid_of(ns, key)})
-        return [r["version"] for r in rows]
+        if self.sealer is None:
+            return [r["version"] for r in rows]
+        return [{**r["version"], "evidence": [{**e, "text": self._open(e["text"])}
+                                              for e in r["version"]["evidence"]]}
+                for r in rows]
 
     def history(self, ns: str, key: str) -> list[dict[str, Any]]:
         out = []
         for row in self.run("history", {"kid": kid_of(ns, key)}):
             op = dict(row["op"])
             op["fact"] = json.loads(op["fact"]) if op.get("fact") else None
+            if op.get("text") is not None:
+                op["text"] = self._open(op["text"])
             out.append(op)
         return out
 
@@ -370,14 +410,21 @@ class Neo4jStore(_Reads):
         before it commits. Transient failures re-run ``work`` from the start.
         """
 
+        attempt: list[TxStore] = []
+
         @unit_of_work(timeout=self.write_timeout)
         def unit(tx: ManagedTransaction) -> T:
             tx.run(cypher("lock_namespace"), {"ns": ns}).consume()
-            return work(TxStore(tx))
+            attempt[:] = [TxStore(tx, self.sealer)]
+            return work(attempt[0])
 
         # Nothing of a failed transaction is committed; re-sending the same records is safe.
         with _mapped("write"), self.driver.session(database=self.database) as session:
-            return session.execute_write(unit)
+            result = session.execute_write(unit)
+        if self.sealer is not None and attempt and attempt[0].deleted_texts:
+            # Crypto-shredding: the ciphertext Neo4j keeps on disk can never be read again.
+            self.sealer.shred(attempt[0].deleted_texts)
+        return result
 
     @staticmethod
     def _write_plan_tx(
@@ -464,9 +511,10 @@ class Neo4jStore(_Reads):
     # -- erase ------------------------------------------------------------------------
     @staticmethod
     def _erase_tx(tx: ManagedTransaction, ns: str, uid: str, doomed: list[str], plan: Plan,
-                  at: str, surviving: list[str]) -> None:
+                  at: str, surviving: list[str]) -> list[str]:
         """Delete the record, its ops and the versions only it supported; restore heads;
-        versions other records keep lose the erased record's spelling."""
+        versions other records keep lose the erased record's spelling. Returns the texts
+        of the records deleted."""
 
         def run(name: str, **params: Any) -> list[dict[str, Any]]:
             return [r.data() for r in tx.run(cypher(name), params)]
@@ -483,7 +531,7 @@ class Neo4jStore(_Reads):
         if scrubbed:
             run("respell_operations", rows=scrubbed)
         run("clear_heads", uids=[*plan.changed_versions, *doomed])
-        run(
+        deleted = run(
             "erase_delete", uid=uid, versions=doomed, ns=ns, at=at,
             # A derived id can be stored and erased again: each erase has its own tombstone.
             tomb_uid=f"{ns}/erased/{uid.split('/', 1)[1]}@{at}",
@@ -511,3 +559,4 @@ class Neo4jStore(_Reads):
             if respell:
                 run("respell_versions", rows=respell)
         run("erase_orphan_entities", uids=entity_uids)
+        return [t for row in deleted for t in row["texts"] if t is not None]
