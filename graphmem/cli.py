@@ -528,7 +528,8 @@ def evidence(ctx: click.Context, question: str, hops: int, budget_chars: int, co
 @click.option("--identity", default=None,
               help="How the partner's namesakes are told apart: posterior, hard, participant, "
               "none.")
-@click.option("--gate", default=None, help="When to abstain: slot, margin, none.")
+@click.option("--gate", default=None,
+              help="When to abstain: reading (default), slot, margin, none.")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole block as JSON.")
 @click.pass_context
 def block(ctx: click.Context, request: str, partner: str, now: str | None, as_json: bool,

@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 Identity = Literal["posterior", "hard", "participant", "none"]
-Gate = Literal["slot", "margin", "none"]
+Gate = Literal["reading", "slot", "margin", "none"]
 Tokenizer = Literal["morphemes", "bigrams"]
 # Extractors that can be named in configuration (GRAPHMEM_EXTRACTOR, the service, the CLI).
 EXTRACTOR_NAMES = ("none", "chat", "llm")
@@ -73,15 +73,18 @@ class BlockOptions:
 
     ``identity``: ``posterior`` (the most likely of several people a name could mean),
     ``hard`` (an ambiguous name means the partner), ``participant`` (only records of
-    conversations with the partner) or ``none``. ``gate``: ``slot`` (abstain unless a
-    line states the requested slot), ``margin`` or ``none``. ``fresh=True`` reads Neo4j
+    conversations with the partner) or ``none``. ``gate``: ``reading`` (serve only lines
+    whose fact states a value of the asked type about the asked topic, read from the
+    request and the memory's own relations; see ``graphmem.reads.request_reading``),
+    ``slot`` (abstain unless a line states one of the built-in slots), ``margin`` or
+    ``none``. ``fresh=True`` reads Neo4j
     now and waits at most ``deadline_ms`` before serving the snapshot.
     """
 
     deadline_ms: float = 10.0
     fresh: bool = False
     identity: Identity = "posterior"
-    gate: Gate = "slot"
+    gate: Gate = "reading"
     k: int = 6
     max_chars: int = 800
     tau: float = 0.5

@@ -260,7 +260,8 @@ class Memory:
                 raise ConflictError("this Memory was released; connect again to serve blocks")
             if self._blocks is None:
                 server = BlockServer(self.store, self.namespace,
-                                     tokenizer=self.config.block_tokenizer)
+                                     tokenizer=self.config.block_tokenizer,
+                                     registry=self.registry)
                 server.start()
                 self._blocks = server
             server = self._blocks

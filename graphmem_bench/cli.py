@@ -268,6 +268,40 @@ def bench_soak(ctx: click.Context, minutes: float, clients: int, write: str | No
     _publish(soak.markdown(res, cmd), "soak", write)
 
 
+@main.command("block-requests")
+@click.option("--data", "data_dir", default="tests/fixtures/block_requests", show_default=True,
+              type=click.Path(exists=True, file_okay=False),
+              help="The frozen set: en.jsonl, ko.jsonl and their BRIEF.md.")
+@click.option("--split", type=click.Choice(["dev", "heldout", "all"]), default="heldout",
+              show_default=True, help="Worlds 1-10 are the development split.")
+@click.option("--gates", default="slot,reading", show_default=True,
+              help="Block gates to compare, comma-separated (slot, reading, margin, none).")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
+@click.pass_context
+def bench_block_requests(ctx: click.Context, data_dir: str, split: str, gates: str,
+                         write: str | None) -> None:
+    """Memory blocks for requests worded freshly over facts keyed with caller-chosen
+    relation names (the blind set in tests/fixtures/block_requests): clean, answerable
+    left empty, empty when nothing answers, misattribution, stale; misses per category.
+
+    \b
+    Example:
+      graphmem-bench block-requests --split heldout --write BENCHMARKS.md
+    """
+    from graphmem_bench import block_requests as br
+
+    connect = _memories(ctx.obj["uri"], "block-requests-schema")
+    results = {}
+    for gate in [g.strip() for g in gates.split(",") if g.strip()]:
+        if gate not in ("slot", "reading", "margin", "none"):
+            raise click.BadParameter(f"unknown gate {gate!r}")
+        results[gate] = br.run(Path(data_dir), ["en", "ko"], split, connect, {"gate": gate},
+                               progress=lambda m: click.echo(m, err=True))
+    cmd = (f"graphmem-bench block-requests --split {split} --gates {gates}"
+           + (f" --write {write}" if write else ""))
+    _publish(br.markdown_gates(results, cmd), f"block-requests-{split}", write)
+
+
 @main.command("erase-disk")
 @click.option("--sizes", default="1000,20000", show_default=True,
               help="Records per run, comma-separated.")

@@ -55,7 +55,7 @@ def test_hard_filter_and_participant_filter(memory):
 
 def test_slot_gate_abstains_when_no_line_states_the_slot(memory):
     _store(memory)
-    b = memory.block("the deadline for Minjun is", "Minjun Kim", now="2026-05-05")
+    b = memory.block("the deadline for Minjun is", "Minjun Kim", now="2026-05-05", gate="slot")
     assert b.abstained and b.text == "" and b.slot == "deadline"
 
 
@@ -177,3 +177,59 @@ def test_a_fresh_block_is_not_crowded_out_by_other_namespaces(connect):
                   speaker="Minjun")
     blk = mine.block("Minjun, when is the meeting?", "Minjun", fresh=True, deadline_ms=5000)
     assert blk.served == "fresh" and "moved to 9:30" in blk.text, blk
+
+
+# -- the reading gate (the default): answer type and topic from the request ---------------
+def _caller_named(memory):
+    """Facts under relation names a developer chose, none of them a built-in slot."""
+    memory.ingest([
+        Record("Hana: let's keep our catch-up on Thursdays at 16:00", speaker="Hana Yoon",
+               participants=("Hana Yoon", "Omar Reyes"), observed_at="2026-05-01",
+               facts=(Fact("Hana Yoon", "catch-up slot", "Thursdays 16:00"),)),
+        Record("Omar: my design fee is $900 per screen", speaker="Omar Reyes",
+               participants=("Omar Reyes", "Hana Yoon"), observed_at="2026-05-02",
+               facts=(Fact("Omar Reyes", "fee", "$900 per screen"),)),
+        Record("Tom Baker from the print shop: pickup is at the loading dock",
+               speaker="Tom Baker", participants=("Tom Baker", "Hana Yoon"),
+               observed_at="2026-05-02", facts=(Fact("Tom Baker", "pickup spot",
+                                                    "the loading dock"),)),
+        Record("Tom Ito from the band: rehearsal moved to 19:30", speaker="Tom Ito",
+               participants=("Tom Ito", "Omar Reyes"), observed_at="2026-05-03",
+               facts=(Fact("Tom Ito", "rehearsal time", "19:30"),)),
+        Record("Hana: rainy again, ugh", speaker="Hana Yoon",
+               participants=("Hana Yoon", "Omar Reyes"), observed_at="2026-05-03"),
+    ])
+
+
+def test_reading_gate_serves_the_line_of_the_asked_type(memory):
+    _caller_named(memory)
+    b = memory.block("what time do I see Hana on thursday?", "Omar Reyes", now="2026-05-05")
+    assert [ln.record.facts[0][1] for ln in b.lines] == ["catch_up_slot"], b
+    b = memory.block("how much does Omar charge?", "Hana Yoon", now="2026-05-05")
+    assert "$900" in b.text, b
+
+
+def test_reading_gate_is_empty_when_nothing_stated_answers(memory):
+    _caller_named(memory)
+    # Hana's catch-up has a time, not a place; Omar has a fee, not a birthday.
+    for request, partner in (("where is my catch-up with Hana?", "Omar Reyes"),
+                             ("when is Omar's birthday?", "Hana Yoon"),
+                             ("what's Priya's fee?", "Hana Yoon"),
+                             ("write a poem about the rain", "Hana Yoon")):
+        b = memory.block(request, partner, now="2026-05-05")
+        assert b.abstained and b.text == "" and b.reason, (request, b)
+
+
+def test_reading_gate_reads_a_cue_and_refuses_to_guess_a_namesake(memory):
+    _caller_named(memory)
+    b = memory.block("where do I pick up the posters from Tom at the print shop?", "Hana Yoon",
+                     now="2026-05-05")
+    assert "loading dock" in b.text, b
+    b = memory.block("when is Tom's rehearsal?", "Omar Reyes", now="2026-05-05")
+    assert "19:30" in b.text and "loading dock" not in b.text, b
+    # A partner who knows both Toms, and a request with no cue: no guess.
+    memory.ingest([Record("Omar: Tom and Tom both said hi", speaker="Omar Reyes",
+                          participants=("Omar Reyes", "Tom Baker", "Tom Ito"),
+                          observed_at="2026-05-04")])
+    b = memory.block("what did Tom say about pickup?", "Lee", now="2026-05-05")
+    assert not b.lines or all(ln.record.facts[0][0] == "Tom Baker" for ln in b.lines), b

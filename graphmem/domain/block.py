@@ -105,6 +105,9 @@ def render_block(lines: Sequence[BlockLine], k: int = MAX_LINES,
 _WORD = re.compile(r"[\w'’]+", re.UNICODE)
 
 
+_TWO_SYLLABLE_SURNAMES = frozenset({"남궁", "황보", "제갈", "선우", "독고", "사공", "서문", "동방"})
+
+
 def name_parts(full_name: str) -> set[str]:
     """The parts a person may be called by: 'Minjun Kim' -> {minjun, kim};
     '김민준' -> {민준, 김민준}. Used to find which stored entities a mention could mean."""
@@ -112,6 +115,8 @@ def name_parts(full_name: str) -> set[str]:
     parts = set(norm.split())
     if len(norm) == 3 and all(map(is_hangul_syllable, norm)):
         parts.add(norm[1:])  # the given name of a three-syllable Korean name
+    elif len(norm) == 4 and norm[:2] in _TWO_SYLLABLE_SURNAMES:
+        parts.add(norm[2:])  # 남궁민수 is called 민수
     parts.add(norm)
     return parts
 

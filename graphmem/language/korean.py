@@ -269,6 +269,28 @@ def name_spans(text: str, names: Iterable[str]) -> list[NameSpan]:
     return _default_analyzer().name_spans(text, names)
 
 
+def noun_compounds(text: str) -> list[str]:
+    """The nouns of a Korean text, adjacent nouns of one word kept together as one
+    compound ("영어학원에" -> 영어학원; "몇 시에 데리러 가면 돼요" -> 시): what a request is
+    about, without its predicates and endings."""
+    out: list[str] = []
+    run: list[str] = []
+    end = -1
+    for t in _default_analyzer().tokens(text):
+        if t.pos in ("NNG", "NNP", "SL", "SN", "XR") and t.end > t.start:
+            if run and t.start != end:
+                out.append("".join(run))
+                run = []
+            run.append(text[t.start:t.end])
+            end = t.end
+        elif run:
+            out.append("".join(run))
+            run = []
+    if run:
+        out.append("".join(run))
+    return out
+
+
 
 _NOUN_TAGS = frozenset({"NNP", "NNG", "SL", "SN", "SH", "NR"})
 _PROPER_TAGS = frozenset({"NNP", "SL", "SH"})

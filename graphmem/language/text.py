@@ -44,7 +44,10 @@ KOREAN_PARTICLES: tuple[str, ...] = tuple(sorted(set(
      "도", "만", "께", "한테", "이랑", "랑", "하고", "까지", "부터", "보다", "처럼", "이야",
      "야", "이에요", "예요", "에는", "에서는", "으로는", "로는", "와는", "과는",
      "님", "님의", "님에게", "님은", "님이", "님께", "님과", "님하고", "님이랑",
-     "씨", "씨랑", "씨와", "씨의"]),
+     "씨", "씨랑", "씨와", "씨의",
+     # A given name ending in a consonant takes 이 before particles, and 아 when called
+     # ("민준이가", "민준이는", "지은아").
+     "이가", "이는", "이도", "이를", "이한테", "이에게", "이의", "이만", "이하고", "이와", "아"]),
     key=lambda p: (-len(p), p)))
 
 # Titles and honorifics that follow a Korean name and are not part of it, longest first.

@@ -32,10 +32,11 @@ from graphmem.domain.block import (
     render_block,
     requested_slot,
 )
-from graphmem.domain.keys import normalize_name, normalize_relation
+from graphmem.domain.keys import RelationRegistry, normalize_name, normalize_relation
 from graphmem.domain.model import _iso, utc_now_iso
 from graphmem.extract.slots import DEFAULT_SLOTS, SlotSpec
 from graphmem.reads.ranking import BM25F, KoreanMorphemes, simple_tokens
+from graphmem.reads.request_reading import match_fact, read_request, value_type
 from graphmem.store.protocol import Store, Watermark
 
 __all__ = ["MAX_REQUEST_CHARS", "BlockRequest", "BlockServer", "BlockSnapshot"]
@@ -45,6 +46,9 @@ MAX_REQUEST_CHARS = 20_000
 
 FIELD_WEIGHTS = {"body": 1.0, "entity": 2.5, "participant": 2.0}
 RANK_DEPTH = 64  # lines kept from the ranking before identity filters and the gate
+# The reading gate serves a namesake's lines only when the identity posterior is at least
+# this sure (chosen on the development split of the block-request set).
+IDENTITY_CONFIDENCE = 0.8
 MIN_REBUILD_INTERVAL = 0.5  # seconds: under a steady writer, rebuild at most this often
 _TERM = re.compile(r"\w+", re.UNICODE)
 
@@ -92,6 +96,11 @@ class BlockSnapshot:
     watermark: Mapping[str, int]
     built_at: float
     names: Mapping[str, list[str]]
+    by_subject: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    # Everyone memory has heard of (subjects, speakers, participants) by the names they
+    # may be called, and the records each one is in: the reading gate's identity step.
+    people: Mapping[str, list[str]] = field(default_factory=dict)
+    by_person: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, rows: Iterable[ActiveRecord], watermark: Watermark,
@@ -113,8 +122,19 @@ class BlockSnapshot:
                 for p in r.participants:
                     comention[normalize_name(p)][en] += 1.0
         index = BM25F([_fields(r) for r in records], FIELD_WEIGHTS, tokenize=tokenize)
+        by_subject: dict[str, list[int]] = defaultdict(list)
+        by_person: dict[str, list[int]] = defaultdict(list)
+        people: dict[str, None] = {}
+        for i, r in enumerate(records):
+            for e in r.entities:
+                by_subject[normalize_name(e)].append(i)
+            for p in {*r.entities, *r.participants, *((r.speaker,) if r.speaker else ())}:
+                people[p] = None
+                by_person[normalize_name(p)].append(i)
         return cls(records, index, tuple(entities), {k: dict(v) for k, v in comention.items()},
-                   last_seen, dict(watermark), time.time(), name_index(entities))
+                   last_seen, dict(watermark), time.time(), name_index(entities),
+                   {k: tuple(v) for k, v in by_subject.items()}, name_index(people),
+                   {k: tuple(v) for k, v in by_person.items()})
 
 
 class BlockServer:
@@ -122,9 +142,11 @@ class BlockServer:
 
     def __init__(self, store: Store, namespace: str,
                  slots: Iterable[SlotSpec] = DEFAULT_SLOTS, poll_interval: float = 0.05,
-                 tokenizer: Tokenizer = "morphemes") -> None:
+                 tokenizer: Tokenizer = "morphemes",
+                 registry: RelationRegistry | None = None) -> None:
         self.store = store
         self.ns = namespace
+        self.registry = registry or RelationRegistry()
         self.slots = tuple(slots)
         # (name, nouns in both languages, value type): what the slot gate reads requests by.
         self._slot_nouns = tuple((sp.name, (*sp.nouns_en, *sp.nouns_ko), sp.value_type)
@@ -277,6 +299,8 @@ class BlockServer:
             ex = {normalize_name(e) for e in excluded}
             ranked = [(r, s) for r, s in ranked
                       if not ({normalize_name(e) for e in r.entities} & ex)]
+        if gate == "reading":
+            return self._read_gate(req, snap, ranked, cands, posterior, excluded)
         lines = [BlockLine(r, s) for r, s in ranked]
         slot = requested_slot(request, self._slot_nouns)
         top = lines[:k]
@@ -298,4 +322,83 @@ class BlockServer:
                              slot=slot, posterior=posterior)
         text, kept = render_block(top, k, opts.max_chars)
         return Block(text, kept, abstained=not kept, slot=slot, posterior=posterior,
+                     reason="" if kept else "nothing matched")
+
+    def _about(self, relation: str, text: str) -> str:
+        """What memory says about a fact: its relation's name, the names declared for
+        it, and the text of the record that stated it."""
+        rel = normalize_relation(relation)
+        syns = [k for k, v in self.registry.synonyms.items() if v == rel]
+        return " ".join([rel.replace("_", " "), *(x.replace("_", " ") for x in syns), text])
+
+    def _read_gate(self, req: BlockRequest, snap: BlockSnapshot,
+                   ranked: list[tuple[ActiveRecord, float]], cands: Mapping[str, list[str]],
+                   posterior: Mapping[str, float], excluded: set[str]) -> Block:
+        """Serve only lines whose fact answers the request as read: a value of the asked
+        type, about the asked topic, of the person asked about (when one is named)."""
+        opts = req.options
+        people_names = {normalize_name(p) for ps in snap.people.values() for p in ps}
+        reading = read_request(req.request, {w for n in snap.people for w in n.split()})
+        # Who is asked about: each mention of someone memory has heard of, by a cue the
+        # request gives (a word found only in one namesake's records: "Minjun from
+        # finance"), else by the identity posterior; an unclear one is not guessed at.
+        asked: set[str] = set()
+        posterior = dict(posterior)
+        for es in mention_candidates(req.request, snap.people).values():
+            if len(es) > 1:
+                cue = {e: sum(any(w in snap.records[i].text.casefold()
+                                  for i in snap.by_person.get(normalize_name(e), ()))
+                              for w in reading.topic) for e in es}
+                top = max(cue.values())
+                if top and list(cue.values()).count(top) == 1:
+                    es = [max(cue, key=cue.__getitem__)]
+                else:
+                    post = identity_posterior(es, req.partner, snap.comention,
+                                              snap.last_seen, str(req.now))
+                    posterior.update(post)
+                    best = max(post, key=post.__getitem__)
+                    if post[best] < max(opts.tau, IDENTITY_CONFIDENCE):
+                        return Block("", [], abstained=True, posterior=posterior,
+                                     reason=f"unclear which of {', '.join(sorted(es))} is "
+                                            "meant")
+                    es = [best]
+            asked.add(normalize_name(es[0]))
+        if not asked and reading.unknown_people:
+            return Block("", [], abstained=True, posterior=posterior,
+                         reason=f"nothing is stored about {reading.unknown_people[0]}")
+        pool: dict[int, float] = {r.pos: s for r, s in ranked}
+        records = {r.pos: r for r, _ in ranked}
+        for who in asked or {normalize_name(req.partner)}:
+            for i in snap.by_subject.get(who, ()):
+                r = snap.records[i]
+                records.setdefault(r.pos, r)
+                pool.setdefault(r.pos, 0.0)
+        ex = {normalize_name(e) for e in excluded}
+        matches: list[tuple[float, float, ActiveRecord]] = []
+        why = "no current line states what the request asks"
+        for pos, r in records.items():
+            best = None
+            for subj, rel, value in r.facts:
+                sn = normalize_name(subj)
+                if sn in ex or (asked and sn not in asked):
+                    continue
+                declared = self.registry.value_types.get(normalize_relation(rel))
+                vtype = value_type(value, declared)
+                if vtype == "text" and normalize_name(value) in people_names:
+                    vtype = "person"
+                m = match_fact(reading, vtype, self._about(rel, r.text), value)
+                if m.ok and (best is None or m.coverage > best):
+                    best = m.coverage
+                elif not m.ok and m.reason:
+                    why = f"no current line answers: {m.reason}"
+            if best is not None:
+                matches.append((best, pool[pos], r))
+        if not matches:
+            return Block("", [], abstained=True, reason=why, posterior=dict(posterior))
+        top = max(m[0] for m in matches)
+        # Lines that state the asked thing best come first; ties by the ranking, then newest.
+        lines = [BlockLine(r, s) for c, s, r in sorted(
+            matches, key=lambda m: (m[0], m[1], m[2].pos), reverse=True) if c >= top]
+        text, kept = render_block(lines[: opts.k], opts.k, opts.max_chars)
+        return Block(text, kept, abstained=not kept, posterior=dict(posterior),
                      reason="" if kept else "nothing matched")

@@ -1,0 +1,327 @@
+"""Reading a block request: what kind of answer it asks for, and about what.
+
+No list of slots: the asked *answer type* comes from question words, endings and
+structure in both languages ("what time", "몇 시" → a time; "where", "어디" → a place;
+"how much", "얼마" → money; "who", "누구" → a person; "did it move", "바뀌었어" → the
+current value and its change), and the asked *topic* is the request's content words.
+A stored fact answers when its value is of an asked type and the topic is found in
+what the memory itself says about the fact: its relation's name, the names declared as
+its synonyms, and the words of the record that stated it. Values are typed by the same
+recognizers the chat extractor uses (or by ``registry.declare(value_type=...)``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from graphmem.extract.chat.values import find_values
+from graphmem.language.korean import noun_compounds
+from graphmem.language.text import has_hangul, particle_stems
+from graphmem.reads.ranking import stemmed_tokens
+
+__all__ = ["AnswerType", "FactMatch", "RequestReading", "match_fact", "read_request",
+           "value_type"]
+
+AnswerType = str  # time, date, datetime, place, money, person, quantity, duration, text
+
+# Question cues -> the value types that answer them. Checked in order; the first family
+# that matches decides (a "how long" is a duration, not a "how").
+_CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
+    (re.compile(p, re.I), frozenset(t)) for p, t in (
+        (r"\bhow\s+long\b|얼마나\s*(?:걸|오래|있|계시|머물|머무|지내)|며칠\s*(?:동안|걸)|몇\s*(?:시간|분|주|달|개월|년)\s*"
+         r"(?:동안|걸|짜리|이나)|기간", {"duration"}),
+        (r"\bwhat\s+time\b|\bwhat\s+hour\b|\bwhich\s+time\b|몇\s*시(?!간)|몇시(?!간)|시간이?\s*(?:언제|몇)",
+         {"time", "datetime"}),
+        (r"며칠", {"date", "datetime", "duration"}),
+        (r"\b(?:what|which)\s+(?:day|date)\b|\bwhat\s+day\b|몇\s*(?:월|일)(?!\s*동안)|무슨\s*요일|"
+         r"날짜|\bwhat\s+weekday\b", {"date", "datetime"}),
+        (r"\bwhen\b|\bwhen'?s\b|언제|\bby\s+when\b|\bwhat'?s\s+the\s+(?:date|day)\b",
+         {"time", "date", "datetime"}),
+        (r"\bhow\s+much\b|\bcost\b|\bprice\b|\bhow\s+expensive\b|얼마|가격|비용|금액",
+         {"money", "quantity"}),
+        (r"몇\s*호", {"quantity", "place"}),
+        (r"\bhow\s+many\b|몇\s*(?:명|개|번|장|병|권|마리|잔|층|살|대|박|군데|곳)|몇\s*(?:인분)",
+         {"quantity"}),
+        (r"\bwho\b|\bwhom\b|\bwho'?s\b|\bwith\s+who\b|누구|누가|누굴|누군", {"person"}),
+        (r"\bwhere\b|\bwhere'?s\b|\bwhich\s+(?:room|place|venue|address|floor|building|spot|"
+         r"restaurant|cafe|hotel|office|location)\b|\bwhat\s+(?:room|address|place|venue|"
+         r"location)\b|어디|어느\s*(?:방|곳|장소|건물|층|식당|카페)|장소|주소|위치",
+         {"place"}),
+    ))
+# Asking whether a value changed, or still holds: the answer is the current value.
+_CHANGE = re.compile(
+    r"\bstill\b|\bchang(?:e|ed|ing)\b|\bmov(?:e|ed)\b|\bpush(?:ed)?\b|\bresched|\bswitch|"
+    r"\bupdat|\bany\s+news\b|\bnow\b|바뀌|바꼈|바꿨|변경|옮|미뤄|미뤘|연기|그대로|아직|여전히|이제",
+    re.I)
+
+_EN_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_KO_WORD = re.compile(r"[가-힣0-9a-z]+")
+# Words that ask rather than say what about: question words, auxiliaries, generic verbs,
+# pronouns, fillers and chat abbreviations.
+def _wordlist(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_EN_STOP = _wordlist("""
+a an the is are was were be been being am do does did doing done have has had having
+what what's whats which who who's whom whose when when's where where's why how how's
+i i'm me my mine we our us you your yours he him his she her they them their it it's its
+this that these those there here again still now then just also anyway actually really
+to of in on at for with from by about as into over after before up down out off than
+and or but if so not no yes ok okay pls please plz thx thanks hey hi hello yo um uh lol
+can could would should will shall may might must gonna wanna gotta going go goes went
+get gets got getting need needs know tell remind remember recall forget check say said
+show let's let make thing things stuff what'd whats exactly
+tmrw tmr tomorrow today tonight yesterday next this these week month year
+much many long often anything something won won't come put each every per
+""")
+_KO_STOP = _wordlist("""
+뭐 뭐야 뭐였지 뭐였더라 뭐지 뭐예요 뭔가 무엇 무슨 어떤 어디 어디야 어디서 어디로 어디에
+언제 언제야 언제였지 몇 얼마 얼마야 얼마나 누구 누가 누구야 누구랑 어느 혹시 그 이 저 거 것
+건 게 좀 다시 아직 그대로 여전히 이제 지금 오늘 내일 모레 어제 이번 다음 지난 저번 주 요즘
+제 내 나 우리 너 니 네 당신 알려줘 알려주세요 알려 줘 주세요 해줘 해요 했어 했지 했나 한다고
+하대 한대 하는 하기로 기로 만나기로 맞아 맞지 맞나 있어 있나 있지 없어 였지 였나 이었지 예요
+이에요 인가 인가요 이야 야 요 지 죠 나요 ㅎㅎ ㅋㅋ ㅠㅠ ㅇㅇ ㄱㄱ
+""")
+_NUMBER_WORDS = _wordlist(
+    "one two three four five six seven eight nine ten first second third fourth fifth "
+    "last 1st 2nd 3rd 4th 5th 일 이 삼 사 오 첫 첫째 둘째 셋째 1차 2차 3차")
+
+
+@dataclass(frozen=True)
+class RequestReading:
+    """What a request asks: ``asked`` value types (empty: any), whether it asks about a
+    change, its topic words, the number-like words a fact must share ("phase two"), and
+    whether it is a task for the assistant rather than a question to memory."""
+
+    asked: frozenset[str]
+    change: bool
+    topic: tuple[str, ...]
+    numbers: tuple[str, ...]
+    task: bool = False
+    unknown_people: tuple[str, ...] = ()  # "Priya's fee": someone memory never heard of
+
+
+# A request that opens with a task for the assistant ("write a haiku", "추천해줘") and asks
+# no question of memory. Relaying ("tell Minjun…", "remind me…") is not such a task.
+_TASK = re.compile(
+    r"^\W*(?:(?:hey|hi|ok|okay|pls|please|can you|could you)\W+)*(?:write|draft|compose|"
+    r"recommend|suggest|give me|translate|summari[sz]e|brainstorm|explain|generate|plan|"
+    r"make me|list)\b|(?:추천|써|작성|번역|요약|만들어|짜)\s*(?:해)?\s*(?:줘|주세요|줄래|줄 수)",
+    re.I)
+MIN_COVERAGE = 0.0
+
+
+def _words(text: str) -> list[str]:
+    text = text.casefold().replace("’", "'")
+    return _KO_WORD.findall(text) if has_hangul(text) else _EN_WORD.findall(text)
+
+
+def _stem_en(word: str) -> str:
+    return stemmed_tokens(word.removesuffix("'s"))[0] if word.strip("'") else word
+
+
+def _normal(word: str) -> str:
+    if has_hangul(word):
+        stems = particle_stems(word, first_only=True)
+        return stems[0] if stems else word
+    return _stem_en(word)
+
+
+# A capitalized word used as a person: a possessive ("Priya's fee") or after a word that
+# takes a person ("with Priya", "ask Priya").
+_PERSONISH = re.compile(r"\b([A-Z][a-z]{1,20})(?='s\b|’s\b)|"
+                        r"\b(?:with|ask|tell|call|text|ping)\s+([A-Z][a-z]{1,20})\b")
+_AUX = _wordlist("do does did can could will would should shall may might must is are am "
+                 "was were to gonna wanna i'm we're you're they're he's she's")
+_SUBJECTS = _wordlist("i we you he she they it u")
+_BE = _wordlist("is are am was were i'm we're you're they're he's she's")
+
+
+def _verb_positions(words: list[str], name_words: set[str]) -> set[int]:
+    """English words in verb position: after an auxiliary, with or without a subject
+    between ("can I catch", "does Lena charge", "is marco checking", "to pay")."""
+    out: set[int] = set()
+    for i, w in enumerate(words):
+        if w not in _AUX:
+            continue
+        j = i + 1
+        subject = j < len(words) and (words[j] in _SUBJECTS or words[j] in name_words)
+        j += subject
+        if j >= len(words) or words[j] in _EN_STOP or words[j] in name_words:
+            continue
+        if w in _BE:  # "is launch still on" names a thing; "is marco checking" does
+            if words[j].endswith("ing"):
+                out.add(j)
+        elif subject or w == "to":
+            out.add(j)
+    return out
+
+
+def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
+    """The reading of one request; ``names`` are the words that name people (dropped
+    from the topic: who is asked about is the identity step's business)."""
+    asked: frozenset[str] = frozenset()
+    cue_words: set[str] = set()
+    for pattern, types in _CUES:
+        found = list(pattern.finditer(request))
+        if found:
+            asked = types
+            # "what time", "which room", "how much": the type says it; not a topic word.
+            cue_words = {w for m in found for w in _words(m.group())}
+            break
+    name_words = {w for n in names for w in _words(n)}
+    name_words |= {_normal(w) for w in name_words}
+    spans = [v for v in find_values(request) if v.kind in ("time", "date", "money", "duration")]
+    inside = {w for v in spans for w in _words(v.text)}
+    topic: list[str] = []
+    numbers: list[str] = []
+    if has_hangul(request):
+        # Korean: the nouns (compounds kept whole), not the predicates and endings.
+        words = [w.casefold() for w in noun_compounds(request)]
+        words = [w for w in words if not (has_hangul(w) and len(w) < 2)]
+    else:
+        words = _words(request)
+        verbs = _verb_positions(words, name_words)
+        words = [w for i, w in enumerate(words) if i not in verbs]
+    korean = has_hangul(request)
+    for w in words:
+        n = w if korean else _normal(w)  # Kiwi already took the particles off
+        if w in name_words or n in name_words or w in inside or w in cue_words:
+            continue
+        if w in _NUMBER_WORDS or w.isdigit():
+            numbers.append(w)
+            continue
+        stop = w in _EN_STOP or w.removesuffix("'s") in _EN_STOP or w in _KO_STOP
+        if stop or n in _KO_STOP or (len(n) < 2 and not has_hangul(n)):
+            continue
+        topic.append(n)
+    change = bool(_CHANGE.search(request))
+    task = bool(_TASK.search(request)) and not asked
+    unknown = tuple(name for m in _PERSONISH.finditer(request)
+                    for name in (m.group(1) or m.group(2),)
+                    if name.casefold() not in name_words and request.find(name) > 0)
+    return RequestReading(asked, change, tuple(dict.fromkeys(topic)),
+                          tuple(dict.fromkeys(numbers)), task, unknown)
+
+
+# -- stored values ------------------------------------------------------------------------
+_DECLARED = {"time": "time", "date": "date", "room": "place", "money": "money",
+             "rate": "money", "duration": "duration", "count": "quantity", "phone": "text",
+             "email": "text", "url": "text"}
+_KIND = {"time": "time", "bare_time": "time", "date": "date", "room": "place",
+         "money": "money", "rate": "money", "duration": "duration", "count": "quantity",
+         "number": "quantity"}
+
+
+_WEEKDAY = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|[월화수목금토일]요일|매주|"
+                      r"weekday|weekend|주말|평일", re.I)
+
+
+@lru_cache(maxsize=65536)
+def value_type(value: str, declared: str | None = None) -> AnswerType:
+    """The type of a stored value: declared with its relation, else recognized. A time or
+    a date anywhere in it makes it one ("Tuesdays 10:30", "the 1st, late after the 5th");
+    an amount, a duration or a count only when it is most of the value."""
+    if declared:
+        return _DECLARED.get(declared, "text")
+    size = max(len(value.strip()), 1)
+    covered: dict[str, int] = {}
+    for sp in find_values(value):
+        if sp.kind in _KIND:
+            kind = _KIND[sp.kind]
+            covered[kind] = covered.get(kind, 0) + sp.end - sp.start
+    weekday = sum(len(m.group()) for m in _WEEKDAY.finditer(value))
+    if weekday:
+        covered["date"] = covered.get("date", 0) + weekday
+    if "time" in covered and "date" in covered:
+        return "datetime"
+    if not covered:
+        return "text"
+    kind, length = max(covered.items(), key=lambda kv: kv[1])
+    if kind == "quantity" and len(covered) == 1:
+        return "quantity"  # "2 checked bags", "12 engineers by Q3"
+    return kind if length >= 0.3 * size else "text"
+
+
+# What each asked type accepts: an unrecognized value ("Blue Bottle on 5th", "Jieun")
+# may be a place, a person or a thing, never a time or an amount.
+_ACCEPTS = {
+    "time": {"time", "datetime"},
+    "date": {"date", "datetime", "time"},
+    "datetime": {"date", "datetime", "time"},
+    "place": {"place", "text"},
+    "money": {"money", "quantity"},
+    "quantity": {"quantity", "money"},
+    "person": {"person"},
+    "duration": {"duration"},
+}
+
+
+@dataclass(frozen=True)
+class FactMatch:
+    ok: bool
+    coverage: float  # share of the topic found in what memory says about the fact
+    reason: str = ""
+
+
+def _found(word: str, text: str, words: frozenset[str]) -> bool:
+    if word in words:
+        return True
+    if not has_hangul(word):
+        # Abbreviations and clipped forms: "eng" for engineers, "bday" is not caught.
+        return len(word) >= 3 and any(w.startswith(word) for w in words if len(w) > len(word))
+    if has_hangul(word):
+        if word in text:
+            return True
+        grams = {word[i:i + 2] for i in range(len(word) - 1)}
+        return bool(grams) and len(grams & _bigrams(text)) / len(grams) >= 0.6
+    return False
+
+
+@lru_cache(maxsize=65536)
+def _bigrams(text: str) -> frozenset[str]:
+    text = re.sub(r"\s+", "", text)  # "촬영 비용" holds 촬영비 too
+    return frozenset(text[i:i + 2] for i in range(len(text) - 1))
+
+
+@lru_cache(maxsize=65536)
+def _description(about: str) -> tuple[str, frozenset[str]]:
+    words = _words(about)
+    return about.casefold(), frozenset([*words, *map(_normal, words)])
+
+
+_DIGIT = re.compile(r"\d")
+# A person's name: one to three capitalized words, or two to four Hangul syllables.
+_NAMEISH = re.compile(r"^(?:[A-Z][a-z'’.-]+(?:\s+[A-Z][a-z'’.-]+){0,2}|[가-힣]{2,4})$")
+
+
+def match_fact(reading: RequestReading, vtype: AnswerType, about: str,
+               value: str = "") -> FactMatch:
+    """Whether a fact of type ``vtype`` answers the reading; ``about`` is what memory says
+    about the fact (relation name, its synonyms, the record's text)."""
+    if reading.task:
+        return FactMatch(False, 0.0, "a task for the assistant, not a question to memory")
+    accepted = set().union(*(_ACCEPTS.get(t, {t}) for t in reading.asked))
+    if vtype == "text" and "quantity" in reading.asked and _DIGIT.search(value):
+        accepted.add("text")  # "하루 두 번 40g씩"
+    if vtype == "text" and "person" in reading.asked and _NAMEISH.match(value.strip()):
+        accepted.add("text")  # "Jake Morrison", "권준영"
+    if reading.asked and vtype not in accepted:
+        return FactMatch(False, 0.0, f"asks for a {'/'.join(sorted(reading.asked))}")
+    text, words = _description(about)
+    if not reading.change:
+        missing = [n for n in reading.numbers if n not in words and n not in text]
+        if missing:
+            return FactMatch(False, 0.0, f"says nothing of {missing[0]!r}")
+    if not reading.topic:
+        return FactMatch(bool(reading.asked), 0.0,
+                         "" if reading.asked else "asks nothing memory states")
+    hits = sum(_found(w, text, words) for w in reading.topic)
+    coverage = hits / len(reading.topic)
+    if hits == 0 or coverage < MIN_COVERAGE:
+        return FactMatch(False, coverage, "about something else")
+    return FactMatch(True, coverage)

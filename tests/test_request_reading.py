@@ -1,0 +1,76 @@
+"""Reading a block request: the asked answer type, the topic, and stored value types.
+(These are unit tests of behaviour on sentences written here; the measurement is the
+blind set in tests/fixtures/block_requests, see graphmem-bench block-requests.)"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graphmem.reads.request_reading import match_fact, read_request, value_type
+
+
+@pytest.mark.parametrize(("request_text", "asked"), [
+    ("what time is the review?", {"time", "datetime"}),
+    ("when's the offsite", {"time", "date", "datetime"}),
+    ("which day do the movers come", {"date", "datetime"}),
+    ("where do we meet Jo", {"place"}),
+    ("how much is the deposit", {"money", "quantity"}),
+    ("who is covering for me", {"person"}),
+    ("how many chairs did we order", {"quantity"}),
+    ("how long is the drive", {"duration"}),
+    ("is the cafe open on monday?", set()),
+    ("회의 몇 시야?", {"time", "datetime"}),
+    ("어디서 만나?", {"place"}),
+    ("월세 얼마야", {"money", "quantity"}),
+    ("누가 사회 봐?", {"person"}),
+    ("몇 명 와?", {"quantity"}),
+    ("공사 얼마나 걸려?", {"duration"}),
+    ("Jake랑 lunch 어디서?", {"place"}),
+])
+def test_the_asked_answer_type(request_text: str, asked: set[str]) -> None:
+    assert set(read_request(request_text).asked) == asked
+
+
+def test_the_topic_leaves_out_question_words_names_verbs_and_the_type_cue() -> None:
+    r = read_request("what time can I catch Hana for the budget review?", ["hana"])
+    assert r.topic == ("budget", "review")
+    r = read_request("하린이 영어학원 몇 시야?", ["하린"])
+    assert r.topic == ("영어학원",)
+    assert read_request("is launch still on the 14th?").change
+    assert read_request("write a haiku about rain").task
+    assert not read_request("where did we write the plan down?").task
+    assert read_request("what's Priya's fee?").unknown_people == ("Priya",)
+    assert read_request("what's Priya's fee?", ["priya"]).unknown_people == ()
+
+
+@pytest.mark.parametrize(("value", "vtype"), [
+    ("Tuesdays 10:30", "datetime"), ("4pm", "time"), ("April 28", "date"),
+    ("$1,200", "money"), ("일당 15만원", "money"), ("3 hours", "duration"),
+    ("12", "quantity"), ("the loading dock", "text"), ("오후 3시 반", "time"),
+    ("3월 27일", "date"),
+])
+def test_value_types(value: str, vtype: str) -> None:
+    assert value_type(value) == vtype
+
+
+def test_a_declared_value_type_wins() -> None:
+    assert value_type("B-12", "room") == "place"
+    assert value_type("12", "money") == "money"
+
+
+def test_a_fact_answers_only_its_type_and_topic() -> None:
+    when = read_request("when is the standup?")
+    assert match_fact(when, "time", "standup time Standup moved to 9:45").ok
+    assert not match_fact(when, "place", "standup room Standup is in room 4").ok
+    other = read_request("when is the piano lesson?")
+    assert not match_fact(other, "datetime", "swim practice Swim practice on Mon 5pm").ok
+    phase = read_request("what's the cap for phase two?")
+    assert not match_fact(phase, "money", "budget cap we can't go over $18k for phase one").ok
+
+
+@given(st.text(max_size=200))
+def test_reading_never_raises(text: str) -> None:
+    r = read_request(text, ["minjun"])
+    assert isinstance(r.topic, tuple)
