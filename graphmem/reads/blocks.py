@@ -36,7 +36,12 @@ from graphmem.domain.keys import RelationRegistry, normalize_name, normalize_rel
 from graphmem.domain.model import _iso, utc_now_iso
 from graphmem.extract.slots import DEFAULT_SLOTS, SlotSpec
 from graphmem.reads.ranking import BM25F, KoreanMorphemes, simple_tokens
-from graphmem.reads.request_reading import match_fact, read_request, value_type
+from graphmem.reads.request_reading import (
+    match_fact,
+    name_word_set,
+    read_request,
+    value_type,
+)
 from graphmem.store.protocol import Store, Watermark
 
 __all__ = ["MAX_REQUEST_CHARS", "BlockRequest", "BlockServer", "BlockSnapshot"]
@@ -101,6 +106,8 @@ class BlockSnapshot:
     # may be called, and the records each one is in: the reading gate's identity step.
     people: Mapping[str, list[str]] = field(default_factory=dict)
     by_person: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    person_names: frozenset[str] = frozenset()  # normalized full names
+    person_words: frozenset[str] = frozenset()  # the words they are made of
 
     @classmethod
     def build(cls, rows: Iterable[ActiveRecord], watermark: Watermark,
@@ -131,10 +138,12 @@ class BlockSnapshot:
             for p in {*r.entities, *r.participants, *((r.speaker,) if r.speaker else ())}:
                 people[p] = None
                 by_person[normalize_name(p)].append(i)
+        people_index = name_index(people)
         return cls(records, index, tuple(entities), {k: dict(v) for k, v in comention.items()},
                    last_seen, dict(watermark), time.time(), name_index(entities),
-                   {k: tuple(v) for k, v in by_subject.items()}, name_index(people),
-                   {k: tuple(v) for k, v in by_person.items()})
+                   {k: tuple(v) for k, v in by_subject.items()}, people_index,
+                   {k: tuple(v) for k, v in by_person.items()},
+                   frozenset(normalize_name(p) for p in people), name_word_set(people_index))
 
 
 class BlockServer:
@@ -337,8 +346,8 @@ class BlockServer:
         """Serve only lines whose fact answers the request as read: a value of the asked
         type, about the asked topic, of the person asked about (when one is named)."""
         opts = req.options
-        people_names = {normalize_name(p) for ps in snap.people.values() for p in ps}
-        reading = read_request(req.request, {w for n in snap.people for w in n.split()})
+        people_names = snap.person_names
+        reading = read_request(req.request, snap.person_words)
         # Who is asked about: each mention of someone memory has heard of, by a cue the
         # request gives (a word found only in one namesake's records: "Minjun from
         # finance"), else by the identity posterior; an unclear one is not guessed at.

@@ -22,8 +22,8 @@ from graphmem.language.korean import noun_compounds
 from graphmem.language.text import has_hangul, particle_stems
 from graphmem.reads.ranking import stemmed_tokens
 
-__all__ = ["AnswerType", "FactMatch", "RequestReading", "match_fact", "read_request",
-           "value_type"]
+__all__ = ["AnswerType", "FactMatch", "RequestReading", "match_fact", "name_word_set",
+           "read_request", "value_type"]
 
 AnswerType = str  # time, date, datetime, place, money, person, quantity, duration, text
 
@@ -50,6 +50,10 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
          r"restaurant|cafe|hotel|office|location)\b|\bwhat\s+(?:room|address|place|venue|"
          r"location)\b|어디|어느\s*(?:방|곳|장소|건물|층|식당|카페)|장소|주소|위치",
          {"place"}),
+        # An unfinished statement the reply will complete: "the sync is in" → a place,
+        # "the standup is at" → a time.
+        (r"\b(?:is|are|was|were)\s+(?:in|on\s+floor)\s*[.…]*\s*$", {"place"}),
+        (r"\b(?:is|are|was|were)\s+at\s*[.…]*\s*$", {"time", "datetime"}),
     ))
 # Asking whether a value changed, or still holds: the answer is the current value.
 _CHANGE = re.compile(
@@ -141,7 +145,7 @@ _SUBJECTS = _wordlist("i we you he she they it u")
 _BE = _wordlist("is are am was were i'm we're you're they're he's she's")
 
 
-def _verb_positions(words: list[str], name_words: set[str]) -> set[int]:
+def _verb_positions(words: list[str], name_words: frozenset[str]) -> set[int]:
     """English words in verb position: after an auxiliary, with or without a subject
     between ("can I catch", "does Lena charge", "is marco checking", "to pay")."""
     out: set[int] = set()
@@ -161,6 +165,13 @@ def _verb_positions(words: list[str], name_words: set[str]) -> set[int]:
     return out
 
 
+def name_word_set(names: Iterable[str]) -> frozenset[str]:
+    """The words people's names are made of, as ``read_request`` looks them up (build it
+    once per snapshot and pass it as the frozenset)."""
+    words = {w for n in names for w in _words(n)}
+    return frozenset(words | {_normal(w) for w in words})
+
+
 def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
     """The reading of one request; ``names`` are the words that name people (dropped
     from the topic: who is asked about is the identity step's business)."""
@@ -173,8 +184,7 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
             # "what time", "which room", "how much": the type says it; not a topic word.
             cue_words = {w for m in found for w in _words(m.group())}
             break
-    name_words = {w for n in names for w in _words(n)}
-    name_words |= {_normal(w) for w in name_words}
+    name_words = name_word_set(names) if not isinstance(names, frozenset) else names
     spans = [v for v in find_values(request) if v.kind in ("time", "date", "money", "duration")]
     inside = {w for v in spans for w in _words(v.text)}
     topic: list[str] = []
