@@ -18,6 +18,7 @@ import contextlib
 import json
 import os
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -150,8 +151,6 @@ def _counts(driver: Driver) -> tuple[int, int]:
 def compact(server: LocalNeo4j, *, progress: Progress = lambda _: None,
             keep_running: bool = True) -> CompactReport:
     """Rewrite the server's database; the server runs afterwards iff ``keep_running``."""
-    import time
-
     from neo4j import GraphDatabase
 
     from graphmem.domain.model import utc_now_iso

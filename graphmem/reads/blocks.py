@@ -309,7 +309,7 @@ class BlockServer:
             ranked = [(r, s) for r, s in ranked
                       if not ({normalize_name(e) for e in r.entities} & ex)]
         if gate == "reading":
-            return self._read_gate(req, snap, ranked, cands, posterior, excluded)
+            return self._read_gate(req, snap, ranked, posterior, excluded)
         lines = [BlockLine(r, s) for r, s in ranked]
         slot = requested_slot(request, self._slot_nouns)
         top = lines[:k]
@@ -341,10 +341,14 @@ class BlockServer:
         return " ".join([rel.replace("_", " "), *(x.replace("_", " ") for x in syns), text])
 
     def _read_gate(self, req: BlockRequest, snap: BlockSnapshot,
-                   ranked: list[tuple[ActiveRecord, float]], cands: Mapping[str, list[str]],
-                   posterior: Mapping[str, float], excluded: set[str]) -> Block:
+                   ranked: list[tuple[ActiveRecord, float]], posterior: Mapping[str, float],
+                   excluded: set[str]) -> Block:
         """Serve only lines whose fact answers the request as read: a value of the asked
-        type, about the asked topic, of the person asked about (when one is named)."""
+        type, about the asked topic, of the person asked about (when one is named).
+        ``excluded`` are the namesakes the identity posterior did not pick: their facts are
+        never served, even when a cue in the request points at one of them (measured on
+        the blind set: without this, English held-out misattribution rose from 0.019 to
+        0.077)."""
         opts = req.options
         people_names = snap.person_names
         reading = read_request(req.request, snap.person_words)

@@ -361,8 +361,6 @@ class Neo4jStore(_Reads):
             rows = self.run("why_set", {"prefix": kid_of(ns, key) + KEY_SEP})
         else:
             rows = self.run("why", {"kid": kid_of(ns, key)})
-        if self.sealer is None:
-            return [r["version"] for r in rows]
         return [{**r["version"], "evidence": [{**e, "text": self._open(e["text"])}
                                               for e in r["version"]["evidence"]]}
                 for r in rows]
