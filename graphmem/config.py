@@ -38,6 +38,8 @@ __all__ = [
 Identity = Literal["posterior", "hard", "participant", "none"]
 Gate = Literal["reading", "slot", "margin", "none"]
 Tokenizer = Literal["morphemes", "bigrams"]
+# Where block snapshots are built: a child process keeps the GIL free for readers.
+Builder = Literal["auto", "process", "thread"]
 # Extractors that can be named in configuration (GRAPHMEM_EXTRACTOR, the service, the CLI).
 EXTRACTOR_NAMES = ("none", "chat", "llm")
 
@@ -154,6 +156,10 @@ class MemoryConfig:
     block: BlockOptions = field(default_factory=BlockOptions)
     # How block ranking tokenizes Korean: Kiwi ``morphemes`` or Hangul character ``bigrams``.
     block_tokenizer: Tokenizer = "morphemes"
+    # Where the next block snapshot is built: ``process`` (a child process, so readers
+    # never wait on it for the GIL), ``thread`` (this process), ``auto`` (a thread until
+    # a build takes longer than a quarter second, then the child process).
+    block_builder: Builder = "auto"
     ollama_url: str | None = None
     ollama_model: str | None = None
     ollama_timeout: float = 120.0
@@ -179,6 +185,7 @@ class MemoryConfig:
             if not isinstance(getattr(self, flag), bool):
                 raise InvalidInputError(f"{flag} must be true or false")
         _choice("block_tokenizer", self.block_tokenizer, get_args(Tokenizer))
+        _choice("block_builder", self.block_builder, get_args(Builder))
         try:
             from zoneinfo import ZoneInfo
 
@@ -200,7 +207,8 @@ class MemoryConfig:
         ``GRAPHMEM_NEO4J_HTTP``, ``GRAPHMEM_NEO4J_TIMEOUT``, ``GRAPHMEM_RECORD_ID_SECRET``,
         ``GRAPHMEM_EXTRACTOR`` (none|chat|llm),
         ``GRAPHMEM_OLLAMA_URL``, ``GRAPHMEM_OLLAMA_MODEL``, ``GRAPHMEM_TIMEZONE``,
-        ``GRAPHMEM_SEAL_TEXT`` (1|0), ``GRAPHMEM_KEY_STORE``; keyword overrides win."""
+        ``GRAPHMEM_SEAL_TEXT`` (1|0), ``GRAPHMEM_KEY_STORE``,
+        ``GRAPHMEM_BLOCK_BUILDER`` (auto|process|thread); keyword overrides win."""
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}
         if env.get("NEO4J_URI"):
@@ -235,6 +243,8 @@ class MemoryConfig:
             values["seal_text"] = flag in ("1", "true", "yes")
         if env.get("GRAPHMEM_KEY_STORE"):
             values["key_store"] = env["GRAPHMEM_KEY_STORE"]
+        if env.get("GRAPHMEM_BLOCK_BUILDER"):
+            values["block_builder"] = env["GRAPHMEM_BLOCK_BUILDER"].strip().lower()
         unknown = set(overrides) - {f.name for f in fields(cls)}
         if unknown:
             raise InvalidInputError(f"unknown configuration {sorted(unknown)}")

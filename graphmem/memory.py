@@ -42,6 +42,7 @@ from graphmem.llm.base import LLMClient
 from graphmem.reader import read
 from graphmem.reads.blocks import BlockRequest, BlockServer
 from graphmem.reads.evidence import EvidenceReader
+from graphmem.reads.snapshot_build import SnapshotSource
 from graphmem.results import Answer, EraseReport, Explanation, IngestReport, WriteResult
 from graphmem.store.protocol import Store, StoreTransaction
 
@@ -70,6 +71,7 @@ class Memory:
         # Names written here reach the cross-script index at once. An erased name stays in
         # it until the next rebuild (LINKER_TTL): a link to it anchors nothing.
         self._writer.on_names = self._evidence.names_added
+        self._bolt_url = bolt_url  # the store's address, for a snapshot-building process
         self._browser = BrowserTarget(self.config.neo4j_http_url, bolt_url,
                                       no_auth=self.config.neo4j_auth is None)
         self._blocks: BlockServer | None = None
@@ -261,11 +263,22 @@ class Memory:
             if self._blocks is None:
                 server = BlockServer(self.store, self.namespace,
                                      tokenizer=self.config.block_tokenizer,
-                                     registry=self.registry)
+                                     registry=self.registry, source=self._snapshot_source(),
+                                     builder=self.config.block_builder)
                 server.start()
                 self._blocks = server
             server = self._blocks
         return server.block(req)
+
+    def _snapshot_source(self) -> SnapshotSource | None:
+        """How a child process reaches this namespace to build block snapshots; None when
+        this Memory was given a store without a URI (snapshots then build in a thread)."""
+        cfg = self.config
+        if not self._bolt_url:
+            return None
+        return SnapshotSource(self._bolt_url, self.namespace, cfg.neo4j_auth, cfg.neo4j_database,
+                              cfg.neo4j_timeout, cfg.seal_text, cfg.key_store,
+                              cfg.record_id_secret, cfg.block_tokenizer)
 
     # -- explanations ----------------------------------------------------------------------
     def _key(self, subject: str, relation: str, value: str | None = None) -> str:

@@ -34,7 +34,7 @@ MAX_LINES = 6
 MAX_CHARS = 800
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ActiveRecord:
     """A record in the active view: it supports a current value, or no value at all."""
 

@@ -9,19 +9,24 @@ falls back to the snapshot.
 
 from __future__ import annotations
 
+import gc
 import heapq
 import logging
 import re
+import sys
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from graphmem._errors import InvalidInputError
-from graphmem.config import BlockOptions, Tokenizer
+from graphmem.config import BlockOptions, Builder, Tokenizer
 from graphmem.domain.block import (
     ActiveRecord,
     Block,
@@ -42,6 +47,12 @@ from graphmem.reads.request_reading import (
     read_request,
     value_type,
 )
+from graphmem.reads.snapshot_build import (
+    ChildBuilder,
+    SnapshotSource,
+    load_arrays,
+    unpack_records,
+)
 from graphmem.store.protocol import Store, Watermark
 
 __all__ = ["MAX_REQUEST_CHARS", "BlockRequest", "BlockServer", "BlockSnapshot"]
@@ -55,6 +66,9 @@ RANK_DEPTH = 64  # lines kept from the ranking before identity filters and the g
 # this sure (chosen on the development split of the block-request set).
 IDENTITY_CONFIDENCE = 0.8
 MIN_REBUILD_INTERVAL = 0.5  # seconds: under a steady writer, rebuild at most this often
+# Builds slower than this move to a child process (with a source to reach Neo4j from).
+CHILD_BUILD_SECONDS = 0.25
+SWITCH_INTERVAL = 0.0002  # seconds a thread may hold the GIL while another waits for it
 _TERM = re.compile(r"\w+", re.UNICODE)
 
 
@@ -84,6 +98,36 @@ class BlockRequest:
             raise InvalidInputError("options must be a BlockOptions")
 
 
+def snapshot_tokenizer(records: Sequence[ActiveRecord], tokenizer: Tokenizer | str
+                       ) -> Callable[[str], list[str]]:
+    """How a snapshot's index reads text: Kiwi morphemes with every stored name as a
+    user word, or plain words with Hangul bigrams."""
+    if tokenizer == "morphemes":
+        names = {e for r in records for e in (*r.entities, *r.participants)}
+        return KoreanMorphemes(sorted(names))
+    return simple_tokens
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Build a snapshot without the cyclic garbage collector, then freeze what survives.
+
+    A build allocates the whole snapshot at once, which triggers full collections; each
+    scans every object in the process while holding the GIL (measured: 200-260 ms at 100k
+    records, stalling every reader). Frozen objects are skipped by later collections and
+    still freed by reference counting: a replaced snapshot, which holds no reference
+    cycles, goes as soon as the last reader drops it.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was_enabled:
+            gc.enable()
+
+
 def _fields(r: ActiveRecord) -> dict[str, str]:
     return {"body": r.text, "entity": " ".join(r.entities),
             "participant": " ".join(r.participants)}
@@ -108,15 +152,34 @@ class BlockSnapshot:
     by_person: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     person_names: frozenset[str] = frozenset()  # normalized full names
     person_words: frozenset[str] = frozenset()  # the words they are made of
+    positions: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
+
+    _texts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def person_text(self, person: str) -> str:
+        """Everything said in the records a person is in, case-folded: where the reading
+        gate looks for a cue that tells namesakes apart. Built on first use (only
+        namesakes need it), a bounded number kept."""
+        key = normalize_name(person)
+        text = self._texts.get(key)
+        if text is None:
+            text = "\n".join(self.records[i].text.casefold()
+                             for i in self.by_person.get(key, ()))
+            if len(self._texts) >= 1024:
+                self._texts.clear()
+            self._texts[key] = text
+        return text
 
     @classmethod
     def build(cls, rows: Iterable[ActiveRecord], watermark: Watermark,
-              tokenizer: Tokenizer = "morphemes") -> BlockSnapshot:
+              tokenizer: Tokenizer = "morphemes", index: BM25F | None = None
+              ) -> BlockSnapshot:
+        """The snapshot of ``rows``; ``index`` is their BM25F index when a child process
+        built it already."""
         records = tuple(rows)
-        tokenize: Callable[[str], list[str]] = simple_tokens
-        if tokenizer == "morphemes":
-            names = {e for r in records for e in (*r.entities, *r.participants)}
-            tokenize = KoreanMorphemes(sorted(names))
+        if index is None:
+            index = BM25F([_fields(r) for r in records], FIELD_WEIGHTS,
+                          tokenize=snapshot_tokenizer(records, tokenizer))
         comention: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         last_seen: dict[str, str] = {}
         entities: dict[str, None] = {}
@@ -128,7 +191,6 @@ class BlockSnapshot:
                     last_seen[en] = r.observed_at
                 for p in r.participants:
                     comention[normalize_name(p)][en] += 1.0
-        index = BM25F([_fields(r) for r in records], FIELD_WEIGHTS, tokenize=tokenize)
         by_subject: dict[str, list[int]] = defaultdict(list)
         by_person: dict[str, list[int]] = defaultdict(list)
         people: dict[str, None] = {}
@@ -143,7 +205,8 @@ class BlockSnapshot:
                    last_seen, dict(watermark), time.time(), name_index(entities),
                    {k: tuple(v) for k, v in by_subject.items()}, people_index,
                    {k: tuple(v) for k, v in by_person.items()},
-                   frozenset(normalize_name(p) for p in people), name_word_set(people_index))
+                   frozenset(normalize_name(p) for p in people), name_word_set(people_index),
+                   np.fromiter((r.pos for r in records), dtype=np.int64, count=len(records)))
 
 
 class BlockServer:
@@ -152,8 +215,16 @@ class BlockServer:
     def __init__(self, store: Store, namespace: str,
                  slots: Iterable[SlotSpec] = DEFAULT_SLOTS, poll_interval: float = 0.05,
                  tokenizer: Tokenizer = "morphemes",
-                 registry: RelationRegistry | None = None) -> None:
+                 registry: RelationRegistry | None = None, *,
+                 source: SnapshotSource | None = None, builder: Builder = "auto") -> None:
+        """``source`` lets a child process read the namespace (``builder``: ``process``
+        always builds there, ``auto`` once a build takes longer than
+        ``CHILD_BUILD_SECONDS``, ``thread`` never); without it snapshots build in a
+        thread of this process."""
         self.store = store
+        self.source = source
+        self.builder = builder
+        self._child: ChildBuilder | None = None
         self.ns = namespace
         self.registry = registry or RelationRegistry()
         self.slots = tuple(slots)
@@ -176,13 +247,41 @@ class BlockServer:
         snap = self._snapshot
         if snap is None or snap.watermark != mark:
             t0 = time.perf_counter()
-            snap = BlockSnapshot.build(self.store.active_view(self.ns), mark, self.tokenizer)
+            if self._in_child():
+                snap = self._build_in_child()
+            else:
+                with _collector_paused():
+                    snap = BlockSnapshot.build(self.store.active_view(self.ns), mark,
+                                               self.tokenizer)
             self._snapshot = snap  # the one reference swap readers see
             self._build_seconds = time.perf_counter() - t0
         return snap
 
+    def _in_child(self) -> bool:
+        if self.source is None or self.builder == "thread":
+            return False
+        return self.builder == "process" or (
+            self._snapshot is not None and self._build_seconds > CHILD_BUILD_SECONDS)
+
+    def _build_in_child(self) -> BlockSnapshot:
+        assert self.source is not None
+        if self._child is None:
+            self._child = ChildBuilder()
+        mark, folder = self._child.build(self.source)
+        arrays = load_arrays(folder)
+        with _collector_paused():
+            records = tuple(unpack_records(arrays["record"]))
+            index = BM25F.from_arrays(arrays["index"], len(records), FIELD_WEIGHTS,
+                                      tokenize=snapshot_tokenizer(records, self.tokenizer))
+            return BlockSnapshot.build(records, mark, self.tokenizer, index=index)
+
     def start(self) -> None:
         if self._publisher is None:
+            # A thread waiting on a deadline needs the GIL back promptly while the
+            # publisher or the fresh worker runs Python; the default 5 ms switch interval
+            # would let either hold it past the deadline.
+            if sys.getswitchinterval() > SWITCH_INTERVAL:
+                sys.setswitchinterval(SWITCH_INTERVAL)
             self.refresh()
             self._publisher = threading.Thread(target=self._follow, name="graphmem-snapshot",
                                                daemon=True)
@@ -209,6 +308,8 @@ class BlockServer:
         if self._publisher is not None:
             self._publisher.join(timeout=30)
         self._fresh.shutdown(wait=True, cancel_futures=True)
+        if self._child is not None:
+            self._child.close()
 
     @property
     def snapshot(self) -> BlockSnapshot:
@@ -223,12 +324,19 @@ class BlockServer:
         opts = req.options
         try:
             snap = self.snapshot
-            block: Block | None = None
             fell_back = False
+            future = None
             if opts.fresh and opts.deadline_ms > 0:
                 future = self._fresh.submit(self._fresh_block, req, snap)
+            # The snapshot's answer is ready before the deadline is waited on, so a late
+            # fresh read costs nothing but the wait.
+            block = self._compose(req, snap, None)
+            block.snapshot_age_ms = max(0.0, (time.time() - snap.built_at) * 1000)
+            if future is not None:
+                left = opts.deadline_ms / 1000.0 - (time.perf_counter() - t0)
                 try:
-                    block = future.result(timeout=opts.deadline_ms / 1000.0)
+                    block = future.result(timeout=max(0.0, left))
+                    block.served = "fresh"
                 except FutureTimeout:
                     future.cancel()
                     fell_back = True
@@ -237,11 +345,6 @@ class BlockServer:
                     fell_back = True
             elif opts.fresh:
                 fell_back = True
-            if block is None:
-                block = self._compose(req, snap, None)
-                block.snapshot_age_ms = max(0.0, (time.time() - snap.built_at) * 1000)
-            else:
-                block.served = "fresh"
             block.fell_back = fell_back
         except Exception as exc:  # never let a block request fail the caller's reply
             log.exception("block request failed")
@@ -253,7 +356,7 @@ class BlockServer:
         terms = list(dict.fromkeys(_TERM.findall(f"{req.request} {req.partner}")))[:64]
         if not terms:
             return Block("", [], abstained=True, reason="empty request")
-        pool = self.store.fresh_candidates(self.ns, terms, 200)
+        pool = self.store.fresh_candidates(self.ns, terms, RANK_DEPTH)
         return self._compose(req, snap, pool)
 
     def _rank(self, snap: BlockSnapshot, request: str, partner: str,
@@ -261,13 +364,13 @@ class BlockServer:
         """BM25F with the partner's name added to the query; the pool defaults to the
         whole snapshot, a fresh pool is scored with the snapshot's statistics."""
         query = f"{request} {partner}"
-        if pool is None:
-            scored = [(s, snap.records[i]) for i, s in snap.index.scores(query).items() if s > 0]
-        else:
-            scored = [(snap.index.score_fields(query, _fields(r)), r) for r in pool]
-            scored = [(s, r) for s, r in scored if s > 0]
         # Identity filtering may drop lines, so keep a generous head of the ranking.
-        top = heapq.nlargest(RANK_DEPTH, scored, key=lambda sr: (sr[0], sr[1].pos))
+        if pool is None:
+            return [(snap.records[i], s)
+                    for i, s in snap.index.top(query, RANK_DEPTH, snap.positions)]
+        scored = [(snap.index.score_fields(query, _fields(r)), r) for r in pool]
+        top = heapq.nlargest(RANK_DEPTH, [(s, r) for s, r in scored if s > 0],
+                             key=lambda sr: (sr[0], sr[1].pos))
         return [(r, s) for s, r in top]
 
     def _compose(self, req: BlockRequest, snap: BlockSnapshot,
@@ -359,9 +462,7 @@ class BlockServer:
         posterior = dict(posterior)
         for es in mention_candidates(req.request, snap.people).values():
             if len(es) > 1:
-                cue = {e: sum(any(w in snap.records[i].text.casefold()
-                                  for i in snap.by_person.get(normalize_name(e), ()))
-                              for w in reading.topic) for e in es}
+                cue = {e: sum(w in snap.person_text(e) for w in reading.topic) for e in es}
                 top = max(cue.values())
                 if top and list(cue.values()).count(top) == 1:
                     es = [max(cue, key=cue.__getitem__)]

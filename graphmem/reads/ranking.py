@@ -1,8 +1,8 @@
 """Block ranking: BM25F over weighted fields, with precomputed postings.
 
 BM25F (Robertson et al., "Simple BM25 extension to multiple weighted fields") is not in
-the BM25 libraries we could use, and a block ranks a namespace's active records, so plain
-Python with postings computed once per snapshot is enough.
+the BM25 libraries we could use (bm25s scores one field), so the postings are our own:
+numpy arrays computed once per snapshot, summed per query with array operations.
 """
 
 from __future__ import annotations
@@ -10,8 +10,11 @@ from __future__ import annotations
 import math
 import re
 import threading
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
 
 from graphmem.language.text import HANGUL_SYLLABLE
 
@@ -60,12 +63,12 @@ class KoreanMorphemes:
 
         self.analyzer = KoreanAnalyzer(user_words=names)
         self.names = {n.casefold() for n in names}
-        self._cache: dict[str, list[str]] = {}
+        self._cache: dict[str, tuple[str, ...]] = {}
 
     def __call__(self, text: str) -> list[str]:
         hit = self._cache.get(text)
         if hit is not None:
-            return hit
+            return list(hit)
         if not HANGUL_SYLLABLE.search(text):
             out = _WORD.findall(text.casefold())
         else:
@@ -78,35 +81,97 @@ class KoreanMorphemes:
                 if form in self.names and len(form) == 3:
                     out.append(form[1:])  # the given name people are called by: 민준
         if len(self._cache) < 200_000:
-            self._cache[text] = out
+            self._cache[text] = tuple(out)  # tuples of strings leave the GC's tracking
         return out
 
 
 class BM25F:
     """BM25F: per-field weighted term frequencies with per-field length normalization.
 
-    The weighted, normalized frequency of a term in a document does not depend on the
-    query, so it is computed once into the postings; a query is then a sum over the
-    postings of its terms.
+    A term's contribution to a document's score, ``idf * wtf / (k1 + wtf)``, does not
+    depend on the query, so it is computed once into a compressed sparse row matrix (one
+    row per term, numpy arrays, in the spirit of bm25s); a query adds up the rows of its
+    terms with array operations, never a Python loop per posting.
     """
 
     def __init__(self, docs: Sequence[Mapping[str, str]], weights: Mapping[str, float],
                  k1: float = 1.2, b: float = 0.75,
                  tokenize: Callable[[str], list[str]] = simple_tokens) -> None:
         self.k1, self.b, self.weights, self.tokenize = k1, b, dict(weights), tokenize
-        per_doc = [{f: Counter(tokenize(d.get(f, "") or "")) for f in weights} for d in docs]
-        self.n = len(per_doc)
-        self.avg = {
-            f: (sum(sum(p[f].values()) for p in per_doc) / self.n if self.n else 1.0) or 1.0
-            for f in weights
-        }
-        self.df: Counter[str] = Counter()
-        self.postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
-        for i, per in enumerate(per_doc):
-            wtf = self._wtf(per)
-            self.df.update(wtf.keys())
-            for t, w in wtf.items():
-                self.postings[t].append((i, w))
+        fields = list(self.weights)
+        self.vocab: dict[str, int] = {}
+        # One entry per (term, document, field): built in flat arrays, so a build leaves
+        # no per-document Python objects behind for the garbage collector to scan.
+        term_ids, doc_ids, field_ids, counts = (array("q"), array("q"), array("b"),
+                                                array("d"))
+        lengths = np.zeros((len(docs), len(fields)), dtype=np.float64)
+        for i, d in enumerate(docs):
+            for f, name in enumerate(fields):
+                c = Counter(tokenize(d.get(name, "") or ""))
+                if not c:
+                    continue
+                lengths[i, f] = c.total()
+                for t, n in c.items():
+                    term_ids.append(self.vocab.setdefault(t, len(self.vocab)))
+                    doc_ids.append(i)
+                    field_ids.append(f)
+                    counts.append(n)
+        self.n = len(docs)
+        avg = lengths.mean(axis=0) if self.n else np.ones(len(fields))
+        avg[avg == 0] = 1.0
+        self.avg = dict(zip(fields, avg.tolist(), strict=True))
+        term = np.frombuffer(term_ids, dtype=np.int64) if term_ids else np.empty(0, np.int64)
+        doc = np.frombuffer(doc_ids, dtype=np.int64) if doc_ids else np.empty(0, np.int64)
+        fld = np.frombuffer(field_ids, dtype=np.int8).astype(np.int64)
+        weight = np.array([self.weights[f] for f in fields], dtype=np.float64)
+        norm = 1 - b + b * lengths / avg  # per (document, field)
+        part = weight[fld] * np.frombuffer(counts, dtype=np.float64) / norm[doc, fld]
+        # Sum the fields of each (term, document), ordered by term then document: entries
+        # were appended in document order, so a stable sort by term keeps it. (These numpy
+        # calls release the GIL: readers keep being served while a snapshot builds.)
+        order = np.argsort(term, kind="stable")
+        term, doc, part = term[order], doc[order], part[order]
+        new = np.ones(len(term), dtype=bool)
+        new[1:] = (term[1:] != term[:-1]) | (doc[1:] != doc[:-1])
+        starts = np.flatnonzero(new)
+        wtf = np.add.reduceat(part, starts) if len(starts) else part
+        term = term[starts]
+        self._indptr = np.searchsorted(term, np.arange(len(self.vocab) + 1)).astype(np.int64)
+        self._df = np.diff(self._indptr)
+        self._docs = doc[starts].astype(np.int32)
+        idf = np.log1p((self.n - self._df + 0.5) / (self._df + 0.5))
+        self._contrib = idf[term] * wtf / (k1 + wtf)
+        self._scratch = threading.local()
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The index as flat arrays (``from_arrays`` reads them back): what a child
+        process that built it hands to the serving one."""
+        terms = [t.encode("utf-8") for t in self.vocab]  # in row order
+        return {"indptr": self._indptr, "docs": self._docs, "contrib": self._contrib,
+                "avg": np.array([self.avg[f] for f in self.weights], dtype=np.float64),
+                "terms": np.frombuffer(b"".join(terms), dtype=np.uint8),
+                "term_ends": np.cumsum([len(t) for t in terms], dtype=np.int64)}
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray], n: int,
+                    weights: Mapping[str, float], k1: float = 1.2, b: float = 0.75,
+                    tokenize: Callable[[str], list[str]] = simple_tokens) -> BM25F:
+        self = cls.__new__(cls)
+        self.k1, self.b, self.weights, self.tokenize = k1, b, dict(weights), tokenize
+        self.n = n
+        self.avg = dict(zip(self.weights, np.asarray(arrays["avg"]).tolist(), strict=True))
+        self._indptr = arrays["indptr"]
+        self._df = np.diff(self._indptr)
+        self._docs, self._contrib = arrays["docs"], arrays["contrib"]
+        blob = memoryview(np.ascontiguousarray(arrays["terms"]))
+        self.vocab = {}
+        start = 0
+        # A loop, not one dict() call: the thread building it lets readers in.
+        for row, end in enumerate(np.asarray(arrays["term_ends"]).tolist()):
+            self.vocab[str(blob[start:end], "utf-8")] = row
+            start = end
+        self._scratch = threading.local()
+        return self
 
     def _wtf(self, per: Mapping[str, Counter[str]]) -> dict[str, float]:
         out: dict[str, float] = defaultdict(float)
@@ -119,29 +184,87 @@ class BM25F:
                 out[t] += w * n / norm
         return out
 
+    def df(self, term: str) -> int:
+        """How many documents contain ``term``."""
+        t = self.vocab.get(term)
+        return 0 if t is None else int(self._df[t])
+
     def idf(self, term: str) -> float:
-        df = self.df.get(term, 0)
+        df = self.df(term)
         return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
 
     def query_terms(self, query: str) -> set[str]:
         return {t for t in self.tokenize(query) if t not in STOPWORDS}
 
-    def scores(self, query: str) -> dict[int, float]:
-        """Scores of every document sharing a term with the query.
-
-        A term in more than a tenth of a large index adds little (idf near 0) but costs a
-        pass over its postings; when the query has rarer terms, such terms are skipped.
-        """
-        acc: dict[int, float] = defaultdict(float)
-        k1 = self.k1
-        terms = self.query_terms(query)
+    def _query_rows(self, query: str) -> list[int]:
+        """The rows of the query's terms. A term in more than a tenth of a large index adds
+        little (idf near 0) but costs a pass over its postings; when the query has rarer
+        terms, such terms are skipped."""
+        rows = [t for t in (self.vocab.get(w) for w in self.query_terms(query)) if t is not None]
         limit = max(1000, self.n // 10)
-        rare = {t for t in terms if 0 < self.df.get(t, 0) <= limit}
-        for t in rare or terms:
-            idf = self.idf(t)
-            for doc, w in self.postings.get(t, ()):
-                acc[doc] += idf * w / (k1 + w)
-        return acc
+        rare = [t for t in rows if self._df[t] <= limit]
+        return sorted(rare or rows)
+
+    def matches(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+        """Documents sharing a term with the query (ascending ids) and their scores."""
+        rows = self._query_rows(query)
+        if not rows:
+            return np.empty(0, dtype=np.int32), np.empty(0, dtype=np.float64)
+        if len(rows) == 1:
+            a, z = self._indptr[rows[0]], self._indptr[rows[0] + 1]
+            return self._docs[a:z], self._contrib[a:z]
+        acc = getattr(self._scratch, "acc", None)
+        if acc is None or acc.shape[0] != self.n:
+            acc = self._scratch.acc = np.zeros(self.n, dtype=np.float64)
+        hit = []
+        for t in rows:
+            a, z = self._indptr[t], self._indptr[t + 1]
+            ids = self._docs[a:z]
+            acc[ids] += self._contrib[a:z]  # ids are unique within a row
+            hit.append(ids)
+        ids = np.unique(np.concatenate(hit))
+        scores = acc[ids].copy()
+        acc[ids] = 0.0  # the per-thread scratch row is clean for the next query
+        return ids, scores
+
+    def scores(self, query: str) -> dict[int, float]:
+        """Scores of every document sharing a term with the query."""
+        ids, scores = self.matches(query)
+        return dict(zip(ids.tolist(), scores.tolist(), strict=True))
+
+    def top(self, query: str, depth: int, order: np.ndarray | None = None
+            ) -> list[tuple[int, float]]:
+        """The ``depth`` best (document, score) pairs, best first; ties go to the larger
+        ``order`` value (the document id when none is given)."""
+        rows = self._query_rows(query)
+        if not rows:
+            return []
+        spans = [(self._indptr[t], self._indptr[t + 1]) for t in rows]
+        ids = np.concatenate([self._docs[a:z] for a, z in spans])
+        if len(rows) == 1:
+            scores = self._contrib[spans[0][0]:spans[0][1]]
+        else:
+            acc = getattr(self._scratch, "acc", None)
+            if acc is None or acc.shape[0] != self.n:
+                acc = self._scratch.acc = np.zeros(self.n, dtype=np.float64)
+            for a, z in spans:
+                acc[self._docs[a:z]] += self._contrib[a:z]  # unique ids within a row
+            scores = acc[ids]  # a document once per term it shares with the query
+            acc[ids] = 0.0  # the per-thread scratch row is clean for the next query
+        keep = scores > 0
+        ids, scores = ids[keep], scores[keep]
+        # A document appears at most once per row, so the best depth * rows entries hold
+        # the best ``depth`` documents; everything tied with the cut stays.
+        head = depth * len(rows)
+        if len(ids) > head:
+            cut = np.partition(scores, len(scores) - head)[len(scores) - head]
+            keep = scores >= cut
+            ids, scores = ids[keep], scores[keep]
+        ids, first = np.unique(ids, return_index=True)
+        scores = scores[first]
+        tie = ids if order is None else order[ids]
+        best = np.lexsort((-tie, -scores))[:depth]
+        return list(zip(ids[best].tolist(), scores[best].tolist(), strict=True))
 
     def score_fields(self, query: str, fields: Mapping[str, str]) -> float:
         """Score a document outside the index with the index's statistics (fresh reads)."""
