@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -592,9 +593,11 @@ def answer(ctx: click.Context, question: str, reader_url: str, reader_model: str
 @click.option("--port", default=8000, show_default=True)
 @click.option("--reader-url", envvar="GRAPHMEM_READER_URL", default=None,
               help="Ollama base URL for POST answer (default: $GRAPHMEM_READER_URL; none: 503).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes; each keeps its own block snapshots.")
 @_with_extractor_options
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, reader_url: str | None,
+def serve(ctx: click.Context, host: str, port: int, reader_url: str | None, workers: int,
           extractor: str | None, ollama_url: str | None, ollama_model: str | None) -> None:
     """Run the REST API (/v1/{namespace}/…, docs at /docs) and MCP (/mcp/{namespace}).
 
@@ -602,9 +605,13 @@ def serve(ctx: click.Context, host: str, port: int, reader_url: str | None,
     the REST routes and the MCP endpoint require one.
     Without --uri/$NEO4J_URI the local Neo4j is started (or reused).
 
+    With --workers N, N processes share the port; writes stay consistent across them
+    (Neo4j's namespace lock), and each serves blocks from its own snapshot.
+
     \b
     Example:
       GRAPHMEM_API_KEYS='{"dev-key-0001": "*"}' graphmem serve --port 8000 --extractor chat
+      GRAPHMEM_API_KEYS='{"dev-key-0001": "*"}' graphmem serve --workers 2
     """
     import uvicorn
 
@@ -618,7 +625,18 @@ def serve(ctx: click.Context, host: str, port: int, reader_url: str | None,
     if not settings.api_keys:
         click.echo("warning: GRAPHMEM_API_KEYS is not set; every /v1 request will get 401",
                    err=True)
-    uvicorn.run(create_app(settings), host=host, port=port, http=ProblemH11Protocol)
+    if workers == 1:
+        uvicorn.run(create_app(settings), host=host, port=port, http=ProblemH11Protocol)
+        return
+    # Worker processes build their app from the environment: hand them this command's
+    # choices (the URI of the Neo4j started here, the extractor, the reader) through it.
+    env = {"NEO4J_URI": settings.neo4j_uri,
+           "GRAPHMEM_NEO4J_HTTP": settings.memory.neo4j_http_url,
+           "GRAPHMEM_EXTRACTOR": extractor, "GRAPHMEM_OLLAMA_URL": ollama_url,
+           "GRAPHMEM_OLLAMA_MODEL": ollama_model, "GRAPHMEM_READER_URL": reader_url}
+    os.environ.update({k: v for k, v in env.items() if v})
+    uvicorn.run("graphmem.service.app:app_from_env", factory=True, workers=workers,
+                host=host, port=port, http=ProblemH11Protocol)
 
 
 @main.command()

@@ -158,7 +158,7 @@ class MemoryConfig:
     block_tokenizer: Tokenizer = "morphemes"
     # Where the next block snapshot is built: ``process`` (a child process, so readers
     # never wait on it for the GIL), ``thread`` (this process), ``auto`` (a thread until
-    # a build takes longer than a quarter second, then the child process).
+    # a build takes longer than a tenth of a second, then the child process).
     block_builder: Builder = "auto"
     ollama_url: str | None = None
     ollama_model: str | None = None

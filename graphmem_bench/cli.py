@@ -379,6 +379,67 @@ def bench_extraction(write: str | None, misses_dir: str | None) -> None:
     _publish(text, "extraction", write)
 
 
+@main.command("scale")
+@click.option("--sizes", default="10000,100000,1000000", show_default=True,
+              help="Store sizes in records, comma-separated.")
+@click.option("--writer-seconds", default=30.0, show_default=True,
+              help="How long each size's deadline run writes and reads.")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
+              help="Also replace the scale section of this Markdown file.")
+@click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None)
+@click.pass_context
+def bench_scale(ctx: click.Context, sizes: str, writer_seconds: float, write: str | None,
+                plot_dir: str | None) -> None:
+    """How cost grows with the store: ingest, evidence, blocks (snapshot and fresh), a
+    deadline under a writer, snapshot build time and memory, Neo4j's size on disk.
+
+    \b
+    Example:
+      graphmem-bench scale --sizes 10000,100000,1000000 --write BENCHMARKS.md --plots docs
+    """
+    from graphmem_bench import scale
+
+    connect = _memories(ctx.obj["uri"], "scale-schema")
+    size_list = [int(x) for x in sizes.split(",") if x.strip()]
+    if not size_list or min(size_list) < 1000 or max(size_list) > 5_000_000:
+        raise click.BadParameter("sizes must be between 1,000 and 5,000,000", param_hint="--sizes")
+    rows = scale.sweep(connect, size_list, lambda m: click.echo(m, err=True),
+                       writer_seconds=writer_seconds)
+    cmd = (f"graphmem-bench scale --sizes {sizes} --writer-seconds {writer_seconds:g}"
+           + (f" --write {write}" if write else "") + (f" --plots {plot_dir}" if plot_dir else ""))
+    _publish(scale.markdown(rows, cmd), "scale", write,
+             scale.plots(rows, Path(plot_dir)) if plot_dir else ())
+
+
+@main.command("workers")
+@click.option("--size", default=100_000, show_default=True, type=click.IntRange(1000, 2_000_000),
+              help="Records in the store served.")
+@click.option("--workers", "workers", default="1,2", show_default=True,
+              help="Worker counts to run the service with.")
+@click.option("--connections", default=32, show_default=True, type=click.IntRange(1, 1024))
+@click.option("--seconds", default=20.0, show_default=True, type=click.FloatRange(1, 3600))
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
+              help="Also replace the workers section of this Markdown file.")
+@click.pass_context
+def bench_workers(ctx: click.Context, size: int, workers: str, connections: int,
+                  seconds: float, write: str | None) -> None:
+    """/block and /evidence over HTTP with `graphmem serve --workers N`, against the
+    in-process call in the same run.
+
+    \b
+    Example:
+      graphmem-bench workers --size 100000 --workers 1,2 --write BENCHMARKS.md
+    """
+    from graphmem_bench import workers as wk
+
+    counts = [int(x) for x in workers.split(",") if x.strip()]
+    rows = wk.run(ctx.obj["uri"], size, counts, connections, seconds,
+                  lambda m: click.echo(m, err=True))
+    cmd = (f"graphmem-bench workers --size {size} --workers {workers} --connections "
+           f"{connections} --seconds {seconds:g}" + (f" --write {write}" if write else ""))
+    _publish(wk.markdown(rows, cmd, size, connections), "workers", write)
+
+
 def _memories(uri: str | None, schema_namespace: str) -> Callable[..., Memory]:
     """Start Neo4j and install the schema once, then open namespaces without reinstalling
     it; ``connect(ns, **overrides)`` takes ``MemoryConfig`` overrides."""

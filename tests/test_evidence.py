@@ -57,6 +57,21 @@ def test_no_anchor_falls_back_to_the_whole_history_under_budget(memory):
     assert ev.records[-1].text == MEETING[-1][0]  # the newest records survive
 
 
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(budget=st.integers(min_value=40, max_value=2_000),
+       page=st.integers(min_value=1, max_value=9))
+def test_fallback_reads_pages_but_keeps_what_the_whole_history_would(memory, budget, page):
+    """The fallback reads the newest records page by page until the budget is spent; what
+    it renders is what rendering the whole history gives."""
+    if not memory.store.all_records(memory.namespace):
+        memory.ingest([Record(f"Note {i}: " + "x" * (i % 7 * 9), id=f"n{i}", pos=i,
+                              observed_at=f"2026-01-{1 + i % 28:02d}") for i in range(40)])
+    whole = render(memory.store.all_records(memory.namespace), budget)
+    paged = render(memory._evidence._newest_within(budget, page=page), budget)
+    assert paged == whole
+
+
 def test_raw_records_are_selected_for_the_question(memory):
     """Records no fact came from are ranked for the question, not handed over wholesale:
     a matching one comes back, with the turn after it (its session neighbour); an

@@ -67,7 +67,7 @@ RANK_DEPTH = 64  # lines kept from the ranking before identity filters and the g
 IDENTITY_CONFIDENCE = 0.8
 MIN_REBUILD_INTERVAL = 0.5  # seconds: under a steady writer, rebuild at most this often
 # Builds slower than this move to a child process (with a source to reach Neo4j from).
-CHILD_BUILD_SECONDS = 0.25
+CHILD_BUILD_SECONDS = 0.1
 SWITCH_INTERVAL = 0.0002  # seconds a thread may hold the GIL while another waits for it
 _TERM = re.compile(r"\w+", re.UNICODE)
 

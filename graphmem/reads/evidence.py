@@ -22,7 +22,13 @@ from typing import Any
 
 from graphmem._errors import InvalidInputError
 from graphmem.domain.anchor import MAX_QUESTION_TOKENS, candidate_spans
-from graphmem.domain.evidence import Evidence, EvidenceRecord, render, render_selected
+from graphmem.domain.evidence import (
+    EVIDENCE_HEADER,
+    Evidence,
+    EvidenceRecord,
+    render,
+    render_selected,
+)
 from graphmem.domain.keys import normalize_name
 from graphmem.language.crossscript import CrossScriptLinker, Link, latin_name_runs
 from graphmem.language.korean import name_runs
@@ -193,6 +199,23 @@ class EvidenceReader:
         if any(HANGUL_SYLLABLE.search(n) for n in names):
             self.cache["hangul_names"] = (time.monotonic(), True)
 
+    def _newest_within(self, budget_chars: int, page: int = 256) -> list[EvidenceRecord]:
+        """The newest records, newest first, until one more than the budget holds: all
+        that the whole-history fallback can keep, without reading a large store whole."""
+        out: list[EvidenceRecord] = []
+        room = budget_chars - len(EVIDENCE_HEADER)
+        before = 2**62
+        while True:
+            rows = self.store.newest_records(self.ns, before, page)
+            for r in rows:
+                out.append(r)
+                room -= len(r.line())
+                if room < 0:
+                    return out
+            if len(rows) < page:
+                return out
+            before = rows[-1].pos
+
     def evidence(self, question: str, hops: int = 5, budget_chars: int = 60_000,
                  control: str = "cmc") -> Evidence:
         if not isinstance(question, str) or not question.strip():
@@ -214,7 +237,7 @@ class EvidenceReader:
         t0 = time.perf_counter()
         sel = chosen(self, question, hops, budget_chars)
         if sel.fallback:
-            text, kept, truncated = render(self.store.all_records(self.ns), budget_chars)
+            text, kept, truncated = render(self._newest_within(budget_chars), budget_chars)
         else:
             text, kept, truncated = render_selected(sel.records, sel.ranked, budget_chars)
         return Evidence(

@@ -237,7 +237,7 @@ class BM25F:
         """The ``depth`` best (document, score) pairs, best first; ties go to the larger
         ``order`` value (the document id when none is given)."""
         rows = self._query_rows(query)
-        if not rows:
+        if not rows or depth <= 0:
             return []
         spans = [(self._indptr[t], self._indptr[t + 1]) for t in rows]
         ids = np.concatenate([self._docs[a:z] for a, z in spans])

@@ -130,6 +130,10 @@ class Store(StoreReads, Protocol):
 
     def all_records(self, ns: str) -> list[EvidenceRecord]: ...
 
+    def newest_records(self, ns: str, before: int, limit: int) -> list[EvidenceRecord]:
+        """At most ``limit`` records with a position below ``before``, newest first."""
+        ...
+
     def unresolved_records(self, ns: str) -> list[EvidenceRecord]: ...
 
     # -- read path B: blocks ----------------------------------------------------------

@@ -123,6 +123,7 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
         "count_namespace": {"ns": ns},
         "count_record_ids": {"ns": ns},
         "all_records": {"ns": ns},
+        "newest_records": {"ns": ns, "before": 2**62, "limit": 256},
         "entity_names": {"ns": ns},
         "has_hangul_names": {"ns": ns},
     }
@@ -201,7 +202,7 @@ HOT = ["evidence_cmc", "anchors", "key_versions", "known_records", "max_pos",
        "erase_touched_operations",
        "erase_orphan_entities", "why", "why_set", "why_graph", "history", "as_of_valid",
        "oplog_until", "graph_snapshot", "count_namespace", "count_record_ids", "all_records",
-       "entity_names", "has_hangul_names",
+       "newest_records", "entity_names", "has_hangul_names",
        "audit_heads", "audit_two_heads", "audit_contested_keys", "audit_revoked_values",
        "audit_status_labels", "audit_supersedes_cycles", "audit_supersedes_forward",
        "audit_versions_without_evidence"]

@@ -336,6 +336,10 @@ class Neo4jStore(_Reads):
     def all_records(self, ns: str) -> list[EvidenceRecord]:
         return [self._record(r) for r in self.run("all_records", {"ns": ns})]
 
+    def newest_records(self, ns: str, before: int, limit: int) -> list[EvidenceRecord]:
+        rows = self.run("newest_records", {"ns": ns, "before": before, "limit": limit})
+        return [self._record(r) for r in rows]
+
     def unresolved_records(self, ns: str) -> list[EvidenceRecord]:
         return [self._record(r) for r in self.run("unresolved_records", {"ns": ns})]
 
