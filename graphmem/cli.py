@@ -616,7 +616,7 @@ def serve(ctx: click.Context, host: str, port: int, reader_url: str | None, work
     import uvicorn
 
     from graphmem.service import create_app
-    from graphmem.service.protocol import ProblemH11Protocol
+    from graphmem.service.protocol import http_protocol
 
     overrides = _memory_overrides(extractor, ollama_url, ollama_model)
     if reader_url:
@@ -626,7 +626,7 @@ def serve(ctx: click.Context, host: str, port: int, reader_url: str | None, work
         click.echo("warning: GRAPHMEM_API_KEYS is not set; every /v1 request will get 401",
                    err=True)
     if workers == 1:
-        uvicorn.run(create_app(settings), host=host, port=port, http=ProblemH11Protocol)
+        uvicorn.run(create_app(settings), host=host, port=port, http=http_protocol())
         return
     # Worker processes build their app from the environment: hand them this command's
     # choices (the URI of the Neo4j started here, the extractor, the reader) through it.
@@ -636,7 +636,7 @@ def serve(ctx: click.Context, host: str, port: int, reader_url: str | None, work
            "GRAPHMEM_OLLAMA_MODEL": ollama_model, "GRAPHMEM_READER_URL": reader_url}
     os.environ.update({k: v for k, v in env.items() if v})
     uvicorn.run("graphmem.service.app:app_from_env", factory=True, workers=workers,
-                host=host, port=port, http=ProblemH11Protocol)
+                host=host, port=port, http=http_protocol())
 
 
 @main.command()

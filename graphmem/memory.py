@@ -270,6 +270,13 @@ class Memory:
             server = self._blocks
         return server.block(req)
 
+    @property
+    def blocks_ready(self) -> bool:
+        """Whether a block from the snapshot can be served now, with no I/O (the block
+        server runs and holds a snapshot)."""
+        server = self._blocks
+        return server is not None and server.has_snapshot
+
     def _snapshot_source(self) -> SnapshotSource | None:
         """How a child process reaches this namespace to build block snapshots; None when
         this Memory was given a store without a URI (snapshots then build in a thread)."""

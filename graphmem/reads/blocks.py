@@ -312,6 +312,10 @@ class BlockServer:
             self._child.close()
 
     @property
+    def has_snapshot(self) -> bool:
+        return self._snapshot is not None
+
+    @property
     def snapshot(self) -> BlockSnapshot:
         snap = self._snapshot
         return snap if snap is not None else self.refresh()

@@ -14,6 +14,7 @@ Other ways of choosing records (the baselines a benchmark compares against) plug
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -111,6 +112,8 @@ class EvidenceReader:
     embedder: Embedder | None = None
     # Per-reader state a control may keep between calls (e.g. an index it built).
     cache: dict[str, Any] = field(default_factory=dict)
+    _raw_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _kept_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def raw_index(self, current: list[tuple[int, str]]) -> RawRecordIndex:
         """The index of the namespace's raw records, reloaded only when they changed.
@@ -120,15 +123,21 @@ class EvidenceReader:
         """
         signature = hash(tuple(sorted(current)))
         cached = self.cache.get("raw_index")
-        if cached is None or cached[0] != signature:
-            records = self.store.unresolved_records(self.ns)
-            # Keyed by what was loaded: a record written meanwhile shows up next call.
-            loaded = hash(tuple(sorted((r.pos, str(r.id)) for r in records)))
-            vectors = self.cache.setdefault("raw_vectors", {})
-            cached = (loaded, RawRecordIndex(records, embedder=self.embedder,
-                                             vectors=vectors))
-            self.cache["raw_index"] = cached
-        return cached[1]
+        if cached is not None and cached[0] == signature:
+            return cached[1]
+        # One build at a time: concurrent questions on a cold cache (a service's first
+        # burst) would each build the same index.
+        with self._raw_lock:
+            cached = self.cache.get("raw_index")
+            if cached is None or cached[0] != signature:
+                records = self.store.unresolved_records(self.ns)
+                # Keyed by what was loaded: a record written meanwhile shows up next call.
+                loaded = hash(tuple(sorted((r.pos, str(r.id)) for r in records)))
+                vectors = self.cache.setdefault("raw_vectors", {})
+                cached = (loaded, RawRecordIndex(records, embedder=self.embedder,
+                                                 vectors=vectors))
+                self.cache["raw_index"] = cached
+            return cached[1]
 
     def spans(self, question: str) -> list[Span]:
         """The names the question may contain, as the store's anchor candidates: as
@@ -172,10 +181,14 @@ class EvidenceReader:
     def _kept(self, name: str, build: Callable[[], Any]) -> Any:
         """``cache[name]``, built again when missing or older than LINKER_TTL."""
         cached = self.cache.get(name)
-        if cached is None or time.monotonic() - cached[0] > LINKER_TTL:
-            cached = (time.monotonic(), build())
-            self.cache[name] = cached
-        return cached[1]
+        if cached is not None and time.monotonic() - cached[0] <= LINKER_TTL:
+            return cached[1]
+        with self._kept_lock:  # one build at a time, as for the raw index
+            cached = self.cache.get(name)
+            if cached is None or time.monotonic() - cached[0] > LINKER_TTL:
+                cached = (time.monotonic(), build())
+                self.cache[name] = cached
+            return cached[1]
 
     def hangul_names(self) -> bool:
         """Whether the namespace names any entity in Hangul (checked once per LINKER_TTL;

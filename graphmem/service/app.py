@@ -33,7 +33,7 @@ from starlette.types import ASGIApp
 from graphmem import __version__
 from graphmem.service import PROBLEM_JSON
 from graphmem.service.problems import BodyLimit, install_error_handlers
-from graphmem.service.protocol import ProblemH11Protocol
+from graphmem.service.protocol import http_protocol
 from graphmem.service.routes import router
 from graphmem.service.settings import Settings
 from graphmem.service.state import Service
@@ -106,7 +106,7 @@ class ServiceThread:
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._sock.bind((host, port))
         self.host, self.port = self._sock.getsockname()[:2]
-        config = uvicorn.Config(app, log_level=log_level, lifespan="on", http=ProblemH11Protocol)
+        config = uvicorn.Config(app, log_level=log_level, lifespan="on", http=http_protocol())
         self.server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self._sock]},
                                         name="graphmem-service", daemon=True)

@@ -99,6 +99,16 @@ class Service:
             _release(old)
         return mem
 
+    def serving_memory(self, namespace: str) -> Memory | None:
+        """The namespace's ``Memory`` when it is cached and its block snapshot is built:
+        a block from it needs no I/O (else None: the caller goes the slow way)."""
+        with self._lock:
+            mem = self._memories.get(namespace)
+            if mem is None or not mem.blocks_ready:
+                return None
+            self._memories.move_to_end(namespace)
+            return mem
+
     @contextmanager
     def writing(self, namespace: str, *, patient: bool = False) -> Iterator[None]:
         """One writer per namespace at a time in this process.
