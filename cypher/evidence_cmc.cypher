@@ -3,8 +3,9 @@
 // Anchors are the entities that exist, are the subject of some version, and are not
 // inside a longer match ("New York Times" beats "New York"). From them, every current
 // edge of every subject at shortest depth < $hops is selected (objects become subjects).
-// The unresolved records of the namespace come back as (pos, record id) only: the caller
-// ranks them from its own index, reloaded only when these change.
+// Of the namespace's unresolved records only whether there are any, and the count of
+// their changes: the caller ranks them from its own index, reloaded when that count moves
+// (a store of a million records has half a million; listing them took a second).
 // Relationship ends carry no label where the type implies it (SUBJECT and SUPPORTED_BY
 // leave versions only): a label lets the planner scan it instead of expanding.
 // replan=skip: the plan starts from the anchors whatever the statistics, so a big ingest
@@ -42,7 +43,8 @@ CALL (anchors) {
   }) AS edges
 }
 CALL () {
-  MATCH (e:Unresolved {ns: $ns})
-  RETURN collect([e.pos, e.record_id]) AS unresolved
+  OPTIONAL MATCH (n:Namespace {ns: $ns})
+  RETURN coalesce(n.raw_writes, 0) AS raw_writes
 }
-RETURN [x IN anchors | x.name] AS anchors, edges, unresolved
+RETURN [x IN anchors | x.name] AS anchors, edges, raw_writes,
+       EXISTS { (e:Unresolved {ns: $ns}) } AS has_unresolved

@@ -94,7 +94,8 @@ def _cmc(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selec
     edges = sorted(closure.edges, key=lambda e: (e.depth, e.key))
     keys = list(dict.fromkeys(f"{e.subject} / {e.relation}" for e in edges))
     records = [ev for e in edges for ev in e.evidence]
-    ranked = reader.raw_index(closure.unresolved).rank(question) if closure.unresolved else []
+    ranked = (reader.raw_index(closure.raw_writes).rank(question) if closure.has_unresolved
+              else [])
     return Selection(closure.anchors, keys, records, fallback=not keys and not ranked,
                      ranked=ranked)
 
@@ -115,27 +116,25 @@ class EvidenceReader:
     _raw_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _kept_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def raw_index(self, current: list[tuple[int, str]]) -> RawRecordIndex:
+    def raw_index(self, raw_writes: int) -> RawRecordIndex:
         """The index of the namespace's raw records, reloaded only when they changed.
 
-        ``current`` is every raw record's (pos, id) now: an erase frees a position a new
-        record may take, so the whole list, not a count, says whether the index is stale.
+        ``raw_writes`` is the namespace's count of changes to its raw records, read with
+        the question's closure. An index built from records loaded after that read is
+        kept under it: at worst the next change rebuilds it once more, never too few.
         """
-        signature = hash(tuple(sorted(current)))
         cached = self.cache.get("raw_index")
-        if cached is not None and cached[0] == signature:
+        if cached is not None and cached[0] == raw_writes:
             return cached[1]
         # One build at a time: concurrent questions on a cold cache (a service's first
         # burst) would each build the same index.
         with self._raw_lock:
             cached = self.cache.get("raw_index")
-            if cached is None or cached[0] != signature:
+            if cached is None or cached[0] != raw_writes:
                 records = self.store.unresolved_records(self.ns)
-                # Keyed by what was loaded: a record written meanwhile shows up next call.
-                loaded = hash(tuple(sorted((r.pos, str(r.id)) for r in records)))
                 vectors = self.cache.setdefault("raw_vectors", {})
-                cached = (loaded, RawRecordIndex(records, embedder=self.embedder,
-                                                 vectors=vectors))
+                cached = (raw_writes, RawRecordIndex(records, embedder=self.embedder,
+                                                     vectors=vectors))
                 self.cache["raw_index"] = cached
             return cached[1]
 

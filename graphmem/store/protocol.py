@@ -59,7 +59,10 @@ class ClosureEdge:
 class Closure:
     anchors: list[str]
     edges: list[ClosureEdge]
-    unresolved: list[tuple[int, str]]  # (pos, record id) of every unresolved record
+    has_unresolved: bool  # the namespace holds records no fact came from
+    # Moves whenever the unresolved records change (written or erased): a reader's index
+    # of them is stale exactly when this differs from the count it was built at.
+    raw_writes: int = 0
 
 
 @dataclass(frozen=True)

@@ -106,6 +106,7 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
             PLAN_SIZE), "ns": ns, "limit": 50},
         "watermark": {"ns": ns},
         "lock_namespace": {"ns": ns},
+        "raw_changed": {"ns": ns},
         "erase_scope": {"uid": record},
         "erase_entities_of": {"uids": versions[:2]},
         "erase_delete": {"uid": record, "versions": versions[:1], "ns": ns, "at": AT,
@@ -198,7 +199,7 @@ def profiles(fresh_server: str, neo4j_server: Any) -> Iterator[Callable[[str], A
 
 HOT = ["evidence_cmc", "anchors", "key_versions", "known_records", "max_pos",
        "unresolved_records", "active_view", "fresh_candidates", "watermark", "lock_namespace",
-       "erase_scope", "erase_entities_of", "erase_delete", "surviving_spellings",
+       "raw_changed", "erase_scope", "erase_entities_of", "erase_delete", "surviving_spellings",
        "erase_touched_operations",
        "erase_orphan_entities", "why", "why_set", "why_graph", "history", "as_of_valid",
        "oplog_until", "graph_snapshot", "count_namespace", "count_record_ids", "all_records",

@@ -324,8 +324,8 @@ class Neo4jStore(_Reads):
         edges = [ClosureEdge(e["key"], e["subject"], e["relation"], int(e["depth"]),
                              tuple(self._record(ev) for ev in e["evidence"]))
                  for e in row["edges"]]
-        return Closure(list(row["anchors"]), edges,
-                       [(int(pos), str(rid)) for pos, rid in row["unresolved"]])
+        return Closure(list(row["anchors"]), edges, bool(row["has_unresolved"]),
+                       int(row["raw_writes"]))
 
     def entity_names(self, ns: str) -> list[str]:
         return [str(r["name"]) for r in self.run("entity_names", {"ns": ns})]
@@ -440,6 +440,8 @@ class Neo4jStore(_Reads):
 
         for chunk in _chunks(evidence):
             run("write_evidence", rows=chunk)
+        if any(r.get("parse") == "unresolved" for r in evidence):
+            run("raw_changed", ns=ns)
         names = {}
         for v in plan.new_versions.values():
             for name in (v.subject, v.value):
@@ -533,6 +535,7 @@ class Neo4jStore(_Reads):
         if scrubbed:
             run("respell_operations", rows=scrubbed)
         run("clear_heads", uids=[*plan.changed_versions, *doomed])
+        run("raw_changed", ns=ns)  # the erased record may have been an unresolved one
         deleted = run(
             "erase_delete", uid=uid, versions=doomed, ns=ns, at=at,
             # A derived id can be stored and erased again: each erase has its own tombstone.
