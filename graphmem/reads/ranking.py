@@ -251,8 +251,7 @@ class BM25F:
                 acc[self._docs[a:z]] += self._contrib[a:z]  # unique ids within a row
             scores = acc[ids]  # a document once per term it shares with the query
             acc[ids] = 0.0  # the per-thread scratch row is clean for the next query
-        keep = scores > 0
-        ids, scores = ids[keep], scores[keep]
+        # Every contribution is positive (idf > 0, wtf > 0): no zero scores to drop.
         # A document appears at most once per row, so the best depth * rows entries hold
         # the best ``depth`` documents; everything tied with the cut stays.
         head = depth * len(rows)
