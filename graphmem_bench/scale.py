@@ -246,7 +246,7 @@ def _table(rows: list[dict[str, Any]], cols: tuple[tuple[str, str, str], ...]) -
 
 
 def markdown(rows: list[dict[str, Any]], command: str) -> str:
-    return (f"## Scale sweep\n\n`{command}`\n\n"
+    return (f"### Scale sweep\n\n`{command}`\n\n"
             "Each size is its own namespace: half FactConsolidation-like keyed facts (each "
             "key restated), half chat records with namesakes from the seed-004 generator. "
             "Evidence: questions about current facts. Blocks: the generator's requests, "

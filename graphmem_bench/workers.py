@@ -133,7 +133,7 @@ def run(uri: str | None, size: int, workers: list[int], connections: int, second
 
 
 def markdown(rows: list[dict[str, Any]], command: str, size: int, connections: int) -> str:
-    lines = [f"## The service with several workers\n\n`{command}`\n",
+    lines = [f"### One and two workers, against the in-process call\n\n`{command}`\n",
              f"{size:,} records (half keyed facts, half chat with namesakes); the load "
              f"process keeps {connections} HTTP/1.1 keep-alive connections busy (each sends "
              "its next request when the last is answered), on the same 2-core machine as "
