@@ -9,7 +9,6 @@ falls back to the snapshot.
 
 from __future__ import annotations
 
-import gc
 import heapq
 import logging
 import re
@@ -20,7 +19,6 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,6 +29,7 @@ from graphmem.domain.block import (
     ActiveRecord,
     Block,
     BlockLine,
+    RecordTable,
     identity_posterior,
     mention_candidates,
     name_index,
@@ -40,6 +39,7 @@ from graphmem.domain.block import (
 from graphmem.domain.keys import RelationRegistry, normalize_name, normalize_relation
 from graphmem.domain.model import _iso, utc_now_iso
 from graphmem.extract.slots import DEFAULT_SLOTS, SlotSpec
+from graphmem.language.text import HANGUL_SYLLABLE
 from graphmem.reads.ranking import BM25F, KoreanMorphemes, simple_tokens
 from graphmem.reads.request_reading import (
     match_fact,
@@ -49,9 +49,11 @@ from graphmem.reads.request_reading import (
 )
 from graphmem.reads.snapshot_build import (
     ChildBuilder,
+    SnapshotBuildError,
     SnapshotSource,
     load_arrays,
-    unpack_records,
+    ram_folder_available,
+    unpack_table,
 )
 from graphmem.store.protocol import Store, Watermark
 
@@ -98,34 +100,23 @@ class BlockRequest:
             raise InvalidInputError("options must be a BlockOptions")
 
 
-def snapshot_tokenizer(records: Sequence[ActiveRecord], tokenizer: Tokenizer | str
+def snapshot_tokenizer(records: RecordTable, tokenizer: Tokenizer | str
                        ) -> Callable[[str], list[str]]:
     """How a snapshot's index reads text: Kiwi morphemes with every stored name as a
     user word, or plain words with Hangul bigrams."""
     if tokenizer == "morphemes":
-        names = {e for r in records for e in (*r.entities, *r.participants)}
+        names = {s for facts in records.facts for s, _, _ in facts}
+        names.update(p for ps in records.participants for p in ps)
         return KoreanMorphemes(sorted(names))
     return simple_tokens
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Build a snapshot without the cyclic garbage collector, then freeze what survives.
-
-    A build allocates the whole snapshot at once, which triggers full collections; each
-    scans every object in the process while holding the GIL (measured: 200-260 ms at 100k
-    records, stalling every reader). Frozen objects are skipped by later collections and
-    still freed by reference counting: a replaced snapshot, which holds no reference
-    cycles, goes as soon as the last reader drops it.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if was_enabled:
-            gc.enable()
+def index_fields(records: RecordTable) -> Iterator[dict[str, str]]:
+    """Each record's BM25F fields, read from the columns."""
+    for text, facts, parts in zip(records.texts, records.facts, records.participants,
+                                  strict=True):
+        yield {"body": text, "entity": " ".join(dict.fromkeys(s for s, _, _ in facts)),
+               "participant": " ".join(parts)}
 
 
 def _fields(r: ActiveRecord) -> dict[str, str]:
@@ -137,18 +128,18 @@ def _fields(r: ActiveRecord) -> dict[str, str]:
 class BlockSnapshot:
     """An immutable view of a namespace's active records with its indexes."""
 
-    records: tuple[ActiveRecord, ...]
+    records: RecordTable
     index: BM25F
     entities: tuple[str, ...]
     comention: Mapping[str, Mapping[str, float]]
     last_seen: Mapping[str, str]
     watermark: Mapping[str, int]
     built_at: float
-    names: Mapping[str, list[str]]
+    names: Mapping[str, Sequence[str]]
     by_subject: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     # Everyone memory has heard of (subjects, speakers, participants) by the names they
     # may be called, and the records each one is in: the reading gate's identity step.
-    people: Mapping[str, list[str]] = field(default_factory=dict)
+    people: Mapping[str, Sequence[str]] = field(default_factory=dict)
     by_person: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     person_names: frozenset[str] = frozenset()  # normalized full names
     person_words: frozenset[str] = frozenset()  # the words they are made of
@@ -163,50 +154,53 @@ class BlockSnapshot:
         key = normalize_name(person)
         text = self._texts.get(key)
         if text is None:
-            text = "\n".join(self.records[i].text.casefold()
-                             for i in self.by_person.get(key, ()))
+            texts = self.records.texts
+            text = "\n".join(texts[i].casefold() for i in self.by_person.get(key, ()))
             if len(self._texts) >= 4096:
                 self._texts.clear()
             self._texts[key] = text
         return text
 
     @classmethod
-    def build(cls, rows: Iterable[ActiveRecord], watermark: Watermark,
+    def build(cls, rows: Iterable[ActiveRecord] | RecordTable, watermark: Watermark,
               tokenizer: Tokenizer = "morphemes", index: BM25F | None = None
               ) -> BlockSnapshot:
         """The snapshot of ``rows``; ``index`` is their BM25F index when a child process
         built it already."""
-        records = tuple(rows)
+        records = rows if isinstance(rows, RecordTable) else RecordTable(rows)
         if index is None:
-            index = BM25F([_fields(r) for r in records], FIELD_WEIGHTS,
+            index = BM25F(list(index_fields(records)), FIELD_WEIGHTS,
                           tokenize=snapshot_tokenizer(records, tokenizer))
         comention: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         last_seen: dict[str, str] = {}
         entities: dict[str, None] = {}
-        for r in records:
-            for e in r.entities:
-                entities[e] = None
-                en = normalize_name(e)
-                if r.observed_at and r.observed_at > last_seen.get(en, ""):
-                    last_seen[en] = r.observed_at
-                for p in r.participants:
-                    comention[normalize_name(p)][en] += 1.0
         by_subject: dict[str, list[int]] = defaultdict(list)
         by_person: dict[str, list[int]] = defaultdict(list)
         people: dict[str, None] = {}
-        for i, r in enumerate(records):
-            for e in r.entities:
-                by_subject[normalize_name(e)].append(i)
-            for p in {*r.entities, *r.participants, *((r.speaker,) if r.speaker else ())}:
+        for i, (facts, parts, observed, speaker) in enumerate(zip(
+                records.facts, records.participants, records.observed, records.speakers,
+                strict=True)):
+            subjects = dict.fromkeys(s for s, _, _ in facts)
+            for e in subjects:
+                entities[e] = None
+                en = normalize_name(e)
+                if observed and observed > last_seen.get(en, ""):
+                    last_seen[en] = observed
+                for p in parts:
+                    comention[normalize_name(p)][en] += 1.0
+                by_subject[en].append(i)
+            for p in {*subjects, *parts, *((speaker,) if speaker else ())}:
                 people[p] = None
                 by_person[normalize_name(p)].append(i)
-        people_index = name_index(people)
+        # Tuples, not lists, everywhere a snapshot keeps many: the collector skips them.
+        people_index = {k: tuple(v) for k, v in name_index(people).items()}
         snap = cls(records, index, tuple(entities), {k: dict(v) for k, v in comention.items()},
-                   last_seen, dict(watermark), time.time(), name_index(entities),
+                   last_seen, dict(watermark), time.time(),
+                   {k: tuple(v) for k, v in name_index(entities).items()},
                    {k: tuple(v) for k, v in by_subject.items()}, people_index,
                    {k: tuple(v) for k, v in by_person.items()},
                    frozenset(normalize_name(p) for p in people), name_word_set(people_index),
-                   np.fromiter((r.pos for r in records), dtype=np.int64, count=len(records)))
+                   np.asarray(records.pos, dtype=np.int64))
         # Namesakes' texts are where the reading gate looks for a cue: read them here, off
         # the request path (a first request about a namesake took 3-4 ms doing it).
         for same_name in people_index.values():
@@ -254,18 +248,29 @@ class BlockServer:
         snap = self._snapshot
         if snap is None or snap.watermark != mark:
             t0 = time.perf_counter()
+            built = None
             if self._in_child():
-                snap = self._build_in_child()
+                try:
+                    built = self._build_in_child()
+                except SnapshotBuildError:
+                    if self._stop.is_set():  # closing: the child was stopped on purpose
+                        raise
+                    # A child that cannot build (no room in /dev/shm, no interpreter to
+                    # start, ...) must not leave blocks stale: build here from now on.
+                    log.warning("the snapshot child process failed; building snapshots in "
+                                "this process from now on", exc_info=True)
+                    self.builder = "thread"
+            if built is not None:
+                snap = built
             else:
-                with _collector_paused():
-                    snap = BlockSnapshot.build(self.store.active_view(self.ns), mark,
-                                               self.tokenizer)
+                snap = BlockSnapshot.build(self.store.active_view(self.ns), mark,
+                                           self.tokenizer)
             self._snapshot = snap  # the one reference swap readers see
             self._build_seconds = time.perf_counter() - t0
         return snap
 
     def _in_child(self) -> bool:
-        if self.source is None or self.builder == "thread":
+        if self.source is None or self.builder == "thread" or not ram_folder_available():
             return False
         return self.builder == "process" or (
             self._snapshot is not None and self._build_seconds > CHILD_BUILD_SECONDS)
@@ -276,11 +281,16 @@ class BlockServer:
             self._child = ChildBuilder()
         mark, folder = self._child.build(self.source)
         arrays = load_arrays(folder)
-        with _collector_paused():
-            records = tuple(unpack_records(arrays["record"]))
-            index = BM25F.from_arrays(arrays["index"], len(records), FIELD_WEIGHTS,
-                                      tokenize=snapshot_tokenizer(records, self.tokenizer))
-            return BlockSnapshot.build(records, mark, self.tokenizer, index=index)
+        records = unpack_table(arrays["record"])
+        tokenize = snapshot_tokenizer(records, self.tokenizer)
+        if isinstance(tokenize, KoreanMorphemes) and HANGUL_SYLLABLE.search(
+                " ".join(tokenize.names)):
+            # Register the names with Kiwi now, not on the first Korean request (a Kiwi
+            # rebuild takes about a second); a thread build does it while indexing.
+            tokenize("가")
+        index = BM25F.from_arrays(arrays["index"], len(records), FIELD_WEIGHTS,
+                                  tokenize=tokenize)
+        return BlockSnapshot.build(records, mark, self.tokenizer, index=index)
 
     def start(self) -> None:
         if self._publisher is None:
@@ -295,6 +305,7 @@ class BlockServer:
             self._publisher.start()
 
     def _follow(self) -> None:
+        failures = 0  # back off while Neo4j keeps failing
         while not self._stop.wait(self.poll_interval):
             snap = self._snapshot
             # Under a steady writer, rebuild at most every MIN_REBUILD_INTERVAL and never
@@ -307,16 +318,19 @@ class BlockServer:
             except Exception:  # a transient Neo4j error: keep serving the old snapshot
                 log.warning("block snapshot refresh failed; serving the previous snapshot",
                             exc_info=True)
-                time.sleep(self.poll_interval)
+                failures = min(failures + 1, 10)
+                self._stop.wait(min(30.0, self.poll_interval * 2 ** failures))
+            else:
+                failures = 0
 
     def close(self) -> None:
         """Stop the publisher and the fresh worker before the driver they use is closed."""
         self._stop.set()
+        if self._child is not None:
+            self._child.close()  # first: a build in progress ends now, not after Neo4j
         if self._publisher is not None:
             self._publisher.join(timeout=30)
         self._fresh.shutdown(wait=True, cancel_futures=True)
-        if self._child is not None:
-            self._child.close()
 
     @property
     def has_snapshot(self) -> bool:

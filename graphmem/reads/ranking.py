@@ -141,7 +141,7 @@ class BM25F:
         self._docs = doc[starts].astype(np.int32)
         idf = np.log1p((self.n - self._df + 0.5) / (self._df + 0.5))
         self._contrib = idf[term] * wtf / (k1 + wtf)
-        self._scratch = threading.local()
+        self._scratch: list[np.ndarray] = []  # list.pop/append are atomic
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The index as flat arrays (``from_arrays`` reads them back): what a child
@@ -170,7 +170,7 @@ class BM25F:
         for row, end in enumerate(np.asarray(arrays["term_ends"]).tolist()):
             self.vocab[str(blob[start:end], "utf-8")] = row
             start = end
-        self._scratch = threading.local()
+        self._scratch: list[np.ndarray] = []  # list.pop/append are atomic
         return self
 
     def _wtf(self, per: Mapping[str, Counter[str]]) -> dict[str, float]:
@@ -213,19 +213,25 @@ class BM25F:
         if len(rows) == 1:
             a, z = self._indptr[rows[0]], self._indptr[rows[0] + 1]
             return self._docs[a:z], self._contrib[a:z]
-        acc = getattr(self._scratch, "acc", None)
-        if acc is None or acc.shape[0] != self.n:
-            acc = self._scratch.acc = np.zeros(self.n, dtype=np.float64)
-        hit = []
-        for t in rows:
-            a, z = self._indptr[t], self._indptr[t + 1]
-            ids = self._docs[a:z]
-            acc[ids] += self._contrib[a:z]  # ids are unique within a row
-            hit.append(ids)
+        hit = [self._docs[self._indptr[t]:self._indptr[t + 1]] for t in rows]
         ids = np.unique(np.concatenate(hit))
-        scores = acc[ids].copy()
-        acc[ids] = 0.0  # the per-thread scratch row is clean for the next query
+        acc = self._take_scratch()
+        try:
+            for t, row_ids in zip(rows, hit, strict=True):
+                acc[row_ids] += self._contrib[self._indptr[t]:self._indptr[t + 1]]
+            scores = acc[ids]
+        finally:
+            acc[ids] = 0.0
+            self._scratch.append(acc)
         return ids, scores
+
+    def _take_scratch(self) -> np.ndarray:
+        """A zeroed score row of the index's length: pooled, so concurrent queries each
+        get their own and the pool holds only as many as ever ran at once."""
+        try:
+            return self._scratch.pop()
+        except IndexError:
+            return np.zeros(self.n, dtype=np.float64)
 
     def scores(self, query: str) -> dict[int, float]:
         """Scores of every document sharing a term with the query."""
@@ -244,13 +250,14 @@ class BM25F:
         if len(rows) == 1:
             scores = self._contrib[spans[0][0]:spans[0][1]]
         else:
-            acc = getattr(self._scratch, "acc", None)
-            if acc is None or acc.shape[0] != self.n:
-                acc = self._scratch.acc = np.zeros(self.n, dtype=np.float64)
-            for a, z in spans:
-                acc[self._docs[a:z]] += self._contrib[a:z]  # unique ids within a row
-            scores = acc[ids]  # a document once per term it shares with the query
-            acc[ids] = 0.0  # the per-thread scratch row is clean for the next query
+            acc = self._take_scratch()
+            try:
+                for a, z in spans:
+                    acc[self._docs[a:z]] += self._contrib[a:z]  # unique ids within a row
+                scores = acc[ids]  # a document once per term it shares with the query
+            finally:
+                acc[ids] = 0.0  # clean for the next query, whatever happened
+                self._scratch.append(acc)
         # Every contribution is positive (idf > 0, wtf > 0): no zero scores to drop.
         # A document appears at most once per row, so the best depth * rows entries hold
         # the best ``depth`` documents; everything tied with the cut stays.

@@ -27,10 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from graphmem.domain.block import ActiveRecord
+from graphmem.domain.block import ActiveRecord, RecordTable
 
 __all__ = ["ChildBuilder", "SnapshotSource", "build_in_child", "load_arrays", "pack_records",
-           "unpack_records"]
+           "unpack_records", "unpack_table"]
 
 _FACT_COLUMNS = ("subject", "relation", "value")
 
@@ -105,36 +105,70 @@ class _Reader:
 
 
 def unpack_records(cols: dict[str, np.ndarray]) -> Iterator[ActiveRecord]:
-    """The records ``pack_records`` packed, in order. A plain Python loop: the thread
-    running it gives way to readers at every switch interval."""
+    """The records ``pack_records`` packed, in order."""
+    yield from unpack_table(cols)
+
+
+def unpack_table(cols: dict[str, np.ndarray]) -> RecordTable:
+    """The records ``pack_records`` packed, as the columns a snapshot keeps. A plain
+    Python loop: the thread running it gives way to readers at every switch interval."""
     text, rid, obs, spk, part = (_Reader(cols, n) for n in
                                  ("text", "record_id", "observed_at", "speaker",
                                   "participants"))
     facts = [_Reader(cols, n) for n in _FACT_COLUMNS]
     s, r, v = facts
-    for pos, keyed, has_obs, has_spk, n_p, n_f in zip(
-            cols["pos"].tolist(), cols["keyed"].tolist(), cols["has_observed"].tolist(),
-            cols["has_speaker"].tolist(), cols["n_participants"].tolist(),
-            cols["n_facts"].tolist(), strict=True):
-        t, i, o, sp = text.take(), rid.take(), obs.take(), spk.take()
-        yield ActiveRecord(
-            pos=pos, record_id=i, text=t, observed_at=o if has_obs else None,
-            participants=tuple(part.take() for _ in range(n_p)),
-            speaker=sp if has_spk else None,
-            facts=tuple((s.take(), r.take(), v.take()) for _ in range(n_f)), keyed=keyed)
+    ids, texts, observed, speakers, participants, fact_rows = [], [], [], [], [], []
+    for has_obs, has_spk, n_p, n_f in zip(
+            cols["has_observed"].tolist(), cols["has_speaker"].tolist(),
+            cols["n_participants"].tolist(), cols["n_facts"].tolist(), strict=True):
+        texts.append(text.take())
+        ids.append(rid.take())
+        o, sp = obs.take(), spk.take()
+        observed.append(o if has_obs else None)
+        speakers.append(sp if has_spk else None)
+        participants.append(tuple(part.take() for _ in range(n_p)))
+        fact_rows.append(tuple((s.take(), r.take(), v.take()) for _ in range(n_f)))
+    return RecordTable.from_columns(cols["pos"].tolist(), ids, texts, observed, speakers,
+                                    participants, fact_rows, cols["keyed"].tolist())
+
+
+_SHM = "/dev/shm"
+_PREFIX = "graphmem-snapshot-"
+
+
+def ram_folder_available() -> bool:
+    """Whether there is a RAM-backed folder to hand snapshots over in (Linux's
+    /dev/shm). Without one the child builder is not used: record text must not be
+    written to a disk."""
+    return os.path.isdir(_SHM) and os.access(_SHM, os.W_OK)
 
 
 def _scratch_dir() -> str:
-    shm = "/dev/shm"
-    base = shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
-    return tempfile.mkdtemp(prefix="graphmem-snapshot-", dir=base)  # mode 0700
+    if not ram_folder_available():
+        raise SnapshotBuildError("no RAM-backed folder (/dev/shm) to hand a snapshot over")
+    # The child's pid in the name: a parent finds what a dead child left behind.
+    return tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-", dir=_SHM)  # mode 0700
+
+
+def _remove_orphans() -> None:
+    """Remove the folders of snapshot builders that died before handing them over."""
+    if not ram_folder_available():
+        return
+    for path in Path(_SHM).glob(f"{_PREFIX}*"):
+        try:
+            pid = int(path.name[len(_PREFIX):].split("-", 1)[0])
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except (ValueError, PermissionError, OSError):
+            continue
 
 
 def build_in_child(source: SnapshotSource) -> tuple[dict[str, int], str]:
     """Runs in the child process: read the namespace's active view and build the index;
     returns the watermark it read and the folder holding the arrays (the caller loads
     and removes it)."""
-    from graphmem.reads.blocks import FIELD_WEIGHTS, _fields, snapshot_tokenizer
+    from graphmem.reads.blocks import FIELD_WEIGHTS, index_fields, snapshot_tokenizer
     from graphmem.reads.ranking import BM25F
     from graphmem.store.neo4j.store import Neo4jStore
     from graphmem.store.sealing import sealer_for
@@ -142,8 +176,9 @@ def build_in_child(source: SnapshotSource) -> tuple[dict[str, int], str]:
     store = _child_store(source, Neo4jStore, sealer_for)
     mark = dict(store.watermark(source.namespace))
     records = store.active_view(source.namespace)
-    index = BM25F([_fields(r) for r in records], FIELD_WEIGHTS,
-                  tokenize=snapshot_tokenizer(records, source.tokenizer))
+    table = RecordTable(records)
+    index = BM25F(list(index_fields(table)), FIELD_WEIGHTS,
+                  tokenize=snapshot_tokenizer(table, source.tokenizer))
     arrays = {f"record.{k}": v for k, v in pack_records(records).items()}
     arrays.update({f"index.{k}": v for k, v in index.arrays().items()})
     folder = _scratch_dir()
@@ -213,16 +248,21 @@ class SnapshotBuildError(RuntimeError):
 
 class ChildBuilder:
     """One long-lived child process that builds snapshots on request, at a lower CPU
-    priority than the serving process. Started on first use; restarted after a crash."""
+    priority than the serving process. Started on first use; restarted after a crash.
+    Builds are one at a time (the child is single-threaded)."""
 
     def __init__(self) -> None:
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
+        self._closed = False
 
     def build(self, source: SnapshotSource) -> tuple[dict[str, int], str]:
         with self._lock:
+            if self._closed:
+                raise SnapshotBuildError("the snapshot builder was closed")
             proc = self._proc
             if proc is None or proc.poll() is not None:
+                _remove_orphans()
                 proc = self._proc = subprocess.Popen(
                     [sys.executable, "-m", "graphmem.reads.snapshot_build"],
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -230,37 +270,46 @@ class ChildBuilder:
             try:
                 _send(proc.stdin, source)
                 ok, payload = _receive(proc.stdout)
-            except (EOFError, OSError, pickle.UnpicklingError) as exc:
-                self._stop(proc)
+            except (EOFError, OSError, ValueError, MemoryError, pickle.UnpicklingError
+                    ) as exc:
+                self._kill(proc)
                 raise SnapshotBuildError(f"the snapshot builder stopped: {exc}") from exc
         if not ok:
             raise SnapshotBuildError(payload)
         return payload
 
     @staticmethod
-    def _stop(proc: subprocess.Popen[bytes]) -> None:
+    def _kill(proc: subprocess.Popen[bytes]) -> None:
+        proc.kill()
+        proc.wait()
         for stream in (proc.stdin, proc.stdout):
             if stream is not None:
-                stream.close()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+                with contextlib.suppress(OSError):
+                    stream.close()
 
     def close(self) -> None:
-        with self._lock:
-            if self._proc is not None:
-                self._stop(self._proc)
-                self._proc = None
+        """Stop the child now, even in the middle of a build (which then fails): closing
+        never waits for Neo4j."""
+        self._closed = True
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.poll() is None:
+            self._kill(proc)
+        _remove_orphans()
 
 
 def _serve() -> None:
     """The child's loop: one source in, (ok, (watermark, folder) or error text) out."""
-    with contextlib.suppress(OSError):
-        os.nice(10)  # readers in the serving process come first
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    sys.stdout = sys.stderr  # nothing but frames on the pipe
+    nice = getattr(os, "nice", None)
+    if nice is not None:
+        with contextlib.suppress(OSError):
+            nice(10)  # readers in the serving process come first
+    _die_with_parent()
+    stdin = sys.stdin.buffer
+    # Frames go to a copy of the pipe; file descriptor 1 becomes stderr, so nothing any
+    # library prints, from Python or native code, can land between two frames.
+    stdout = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     while True:
         try:
             source = _receive(stdin)
@@ -270,7 +319,23 @@ def _serve() -> None:
             reply: tuple[bool, Any] = (True, build_in_child(source))
         except Exception as exc:  # reported to the parent, which keeps its snapshot
             reply = (False, f"{type(exc).__name__}: {exc}")
-        _send(stdout, reply)
+        try:
+            _send(stdout, reply)
+        except OSError:  # the parent is gone: leave no record text behind
+            if reply[0]:
+                shutil.rmtree(reply[1][1], ignore_errors=True)
+            return
+
+
+def _die_with_parent() -> None:
+    """On Linux, ask the kernel to end this process when its parent dies."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(Exception):
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
 
 
 if __name__ == "__main__":
