@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import overload
+from typing import NamedTuple, overload
 
 from graphmem.domain.keys import normalize_name
 from graphmem.language.text import is_hangul_syllable, particle_stems, strip_korean_title
@@ -36,9 +36,11 @@ MAX_LINES = 6
 MAX_CHARS = 800
 
 
-@dataclass(frozen=True, slots=True)
-class ActiveRecord:
-    """A record in the active view: it supports a current value, or no value at all."""
+class ActiveRecord(NamedTuple):
+    """A record in the active view: it supports a current value, or no value at all.
+
+    A named tuple, not a dataclass: a block reads dozens of these per request out of a
+    snapshot's columns, and a tuple is made several times faster."""
 
     pos: int
     record_id: str
