@@ -55,21 +55,19 @@ def fact_records(n: int, seed: int = 0) -> Iterator[Record]:
                      facts=(Fact(subject, relation, value, intent),))
 
 
-def _rss_mb(pid: int | str = "self") -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def _hwm_mb(pid: int) -> float:
+def _status_mb(field: str, pid: int | str = "self") -> float:
+    """A memory figure of a process from /proc (VmRSS: resident now, VmHWM: its peak)."""
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1]) / 1024
     except OSError:
         pass
     return float("nan")
+
+
+def _rss_mb() -> float:
+    return _status_mb("VmRSS")
 
 
 def _du_mb(path: Path) -> float:
@@ -141,7 +139,7 @@ def one_size(connect: Connect, size: int, progress: Callable[[str], None],
         row["build_child_s"] = time.perf_counter() - t
         server.builder = builder
         child = server._child._proc if server._child else None
-        row["child_peak_mb"] = _hwm_mb(child.pid) if child else float("nan")
+        row["child_peak_mb"] = _status_mb("VmHWM", child.pid) if child else float("nan")
         row["rss_after_child_mb"] = _rss_mb()
 
         rng = random.Random(size)

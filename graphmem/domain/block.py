@@ -110,9 +110,6 @@ class RecordTable(Sequence[ActiveRecord]):
                             self.participants[i], self.speakers[i], self.facts[i],
                             self.keyed[i])
 
-    def entities(self, i: int) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(s for s, _, _ in self.facts[i]))
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, RecordTable):
             return all(getattr(self, a) == getattr(other, a) for a in self.__slots__)

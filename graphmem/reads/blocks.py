@@ -111,17 +111,21 @@ def snapshot_tokenizer(records: RecordTable, tokenizer: Tokenizer | str
     return simple_tokens
 
 
+def _field_values(text: str, facts: tuple[tuple[str, str, str], ...],
+                  participants: tuple[str, ...]) -> dict[str, str]:
+    """A record's BM25F fields: its text, its facts' subjects, its participants."""
+    return {"body": text, "entity": " ".join(dict.fromkeys(s for s, _, _ in facts)),
+            "participant": " ".join(participants)}
+
+
 def index_fields(records: RecordTable) -> Iterator[dict[str, str]]:
     """Each record's BM25F fields, read from the columns."""
-    for text, facts, parts in zip(records.texts, records.facts, records.participants,
-                                  strict=True):
-        yield {"body": text, "entity": " ".join(dict.fromkeys(s for s, _, _ in facts)),
-               "participant": " ".join(parts)}
+    for row in zip(records.texts, records.facts, records.participants, strict=True):
+        yield _field_values(*row)
 
 
 def _fields(r: ActiveRecord) -> dict[str, str]:
-    return {"body": r.text, "entity": " ".join(r.entities),
-            "participant": " ".join(r.participants)}
+    return _field_values(r.text, r.facts, r.participants)
 
 
 @dataclass(frozen=True)

@@ -213,25 +213,25 @@ class BM25F:
         if len(rows) == 1:
             a, z = self._indptr[rows[0]], self._indptr[rows[0] + 1]
             return self._docs[a:z], self._contrib[a:z]
-        hit = [self._docs[self._indptr[t]:self._indptr[t + 1]] for t in rows]
-        ids = np.unique(np.concatenate(hit))
-        acc = self._take_scratch()
-        try:
-            for t, row_ids in zip(rows, hit, strict=True):
-                acc[row_ids] += self._contrib[self._indptr[t]:self._indptr[t + 1]]
-            scores = acc[ids]
-        finally:
-            acc[ids] = 0.0
-            self._scratch.append(acc)
-        return ids, scores
+        spans = [(self._indptr[t], self._indptr[t + 1]) for t in rows]
+        ids = np.unique(np.concatenate([self._docs[a:z] for a, z in spans]))
+        return ids, self._summed(spans, ids)
 
-    def _take_scratch(self) -> np.ndarray:
-        """A zeroed score row of the index's length: pooled, so concurrent queries each
-        get their own and the pool holds only as many as ever ran at once."""
+    def _summed(self, spans: list[tuple[int, int]], ids: np.ndarray) -> np.ndarray:
+        """The score of each of ``ids`` (repeats allowed) over the rows ``spans``, summed
+        in a zeroed row of the index's length. The rows are pooled, so concurrent queries
+        each get their own and the pool holds only as many as ever ran at once."""
         try:
-            return self._scratch.pop()
+            acc = self._scratch.pop()
         except IndexError:
-            return np.zeros(self.n, dtype=np.float64)
+            acc = np.zeros(self.n, dtype=np.float64)
+        try:
+            for a, z in spans:
+                acc[self._docs[a:z]] += self._contrib[a:z]  # unique ids within a row
+            return acc[ids]
+        finally:
+            acc[ids] = 0.0  # clean for the next query, whatever happened
+            self._scratch.append(acc)
 
     def scores(self, query: str) -> dict[int, float]:
         """Scores of every document sharing a term with the query."""
@@ -247,17 +247,9 @@ class BM25F:
             return []
         spans = [(self._indptr[t], self._indptr[t + 1]) for t in rows]
         ids = np.concatenate([self._docs[a:z] for a, z in spans])
-        if len(rows) == 1:
-            scores = self._contrib[spans[0][0]:spans[0][1]]
-        else:
-            acc = self._take_scratch()
-            try:
-                for a, z in spans:
-                    acc[self._docs[a:z]] += self._contrib[a:z]  # unique ids within a row
-                scores = acc[ids]  # a document once per term it shares with the query
-            finally:
-                acc[ids] = 0.0  # clean for the next query, whatever happened
-                self._scratch.append(acc)
+        # A document once per term it shares with the query.
+        scores = (self._contrib[spans[0][0]:spans[0][1]] if len(rows) == 1
+                  else self._summed(spans, ids))
         # Every contribution is positive (idf > 0, wtf > 0): no zero scores to drop.
         # A document appears at most once per row, so the best depth * rows entries hold
         # the best ``depth`` documents; everything tied with the cut stays.

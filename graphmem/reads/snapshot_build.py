@@ -175,11 +175,11 @@ def build_in_child(source: SnapshotSource) -> tuple[dict[str, int], str]:
 
     store = _child_store(source, Neo4jStore, sealer_for)
     mark = dict(store.watermark(source.namespace))
-    records = store.active_view(source.namespace)
-    table = RecordTable(records)
+    # One copy of the records, as columns: the driver's list is dropped at once.
+    table = RecordTable(store.active_view(source.namespace))
     index = BM25F(list(index_fields(table)), FIELD_WEIGHTS,
                   tokenize=snapshot_tokenizer(table, source.tokenizer))
-    arrays = {f"record.{k}": v for k, v in pack_records(records).items()}
+    arrays = {f"record.{k}": v for k, v in pack_records(table).items()}
     arrays.update({f"index.{k}": v for k, v in index.arrays().items()})
     folder = _scratch_dir()
     try:

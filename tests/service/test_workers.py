@@ -3,12 +3,6 @@ its own snapshot, both seeing what the other wrote."""
 
 from __future__ import annotations
 
-import json
-import os
-import socket
-import subprocess
-import sys
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -16,15 +10,11 @@ from typing import Any
 import httpx
 import pytest
 
+from graphmem_bench.serving import running_service
+
 pytestmark = pytest.mark.integration
 
 KEY = "workers-key-0123456789"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _children(pid: int) -> list[int]:
@@ -35,28 +25,11 @@ def _children(pid: int) -> list[int]:
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
 def test_two_workers_serve_blocks_and_see_each_others_writes(neo4j_server: Any) -> None:
     ns = f"svc-workers-{uuid.uuid4().hex[:8]}"
-    port = _free_port()
-    env = {**os.environ, "GRAPHMEM_API_KEYS": json.dumps({KEY: [ns]}),
-           "NEO4J_URI": neo4j_server.bolt_url}
-    if neo4j_server.auth:
-        env["NEO4J_USER"], env["NEO4J_PASSWORD"] = neo4j_server.auth
-    exe = Path(sys.executable).with_name("graphmem")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "graphmem.cli"]
-    proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--workers", "2"], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
     headers = {"Authorization": f"Bearer {KEY}"}
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.3)
-        else:
-            raise AssertionError("the service did not start")
+    with running_service(neo4j_server.bolt_url, {KEY: [ns]}, startup_seconds=90,
+                         args=("--workers", "2"), auth=neo4j_server.auth) as service:
+        proc, base = service.proc, service.base_url
+        assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200
         # uvicorn's supervisor runs the two workers as its child processes.
         assert len(_children(proc.pid)) >= 2
 
@@ -85,6 +58,3 @@ def test_two_workers_serve_blocks_and_see_each_others_writes(neo4j_server: Any) 
             assert len(texts) == 1
             (text,) = texts
             assert "10:15" in text and "9:30" not in text
-    finally:
-        proc.terminate()
-        proc.wait(timeout=60)
