@@ -14,6 +14,8 @@ candidate is clearly best: a wrong anchor is worse than none.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 import threading
 import unicodedata
@@ -23,10 +25,11 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
 
+from graphmem.language.pronouncing import english_pronunciations
 from graphmem.language.text import HANGUL_SYLLABLE
 
-__all__ = ["HEAD_WORDS", "CrossScriptLinker", "Link", "hangul_phonemes", "latin_name_runs",
-           "latin_phonemes", "similarity"]
+__all__ = ["HEAD_WORDS", "CrossScriptLinker", "Link", "hangul_phonemes", "latin_forms",
+           "latin_name_runs", "latin_phonemes", "similarity"]
 
 # -- Hangul -> phonemes ---------------------------------------------------------------
 # Consonants: P T K S J L M N G(=ng) H; vowels: a e i o u. 'ㅡ' (the vowel Korean adds
@@ -56,6 +59,8 @@ def hangul_phonemes(text: str) -> str:
 
 # -- Latin -> phonemes ----------------------------------------------------------------
 _LATIN_RULES: list[tuple[str, str]] = [
+    # a final s is often a plural Korean leaves out, or a z it writes 즈 ("윈도우")
+    (r"(?<=[^aeiou])es$", "Z"), (r"(?<=[a-z])(?<!s)s$", "Z"),
     (r"r(?![aeiouy])", "R"),  # English r after a vowel is not written in Korean (커쇼)
     (r"gu(?=[aeiy])", "g"), (r"^kn", "n"), (r"^wr", "l"), (r"^ps", "s"), (r"mb$", "m"), (r"gh", ""),
     (r"tch", "J"), (r"sch", "S"), (r"chr", "Kl"), (r"^ch(?=[lr])", "K"), (r"ch", "J"),
@@ -64,7 +69,7 @@ _LATIN_RULES: list[tuple[str, str]] = [
     (r"g(?=[eiy])", "G2"), (r"ng(?![aeiou])", "G"), (r"g", "K"), (r"G2", "K"),
     (r"j", "J"), (r"[bfpv]", "P"), (r"[dt]", "T"), (r"k", "K"), (r"s", "S"),
     (r"l", "L"), (r"r", "L"), (r"m", "M"), (r"n", "N"), (r"h", "H"), (r"w", "u"), (r"y", "i"),
-    (r"e$", ""), (r"(?<=[^aeiou])es$", "s"), (r"(?<=[^aeiouS])s$", "Z"),
+    (r"e$", ""),
 ]
 _LATIN_COMPILED = [(re.compile(p), r) for p, r in _LATIN_RULES]
 
@@ -84,10 +89,64 @@ def latin_phonemes(text: str) -> str:
     return _collapse("".join(out))
 
 
+MAX_FORMS = 4  # spellings of one name compared (spelled and dictionary-pronounced words)
+
+
+# Abbreviations said in full ("닥터 수스" for Dr. Seuss).
+_ABBREVIATIONS = {"dr": "doctor", "st": "saint", "mr": "mister", "mrs": "missus",
+                  "mt": "mount", "jr": "junior", "sr": "senior", "ft": "fort"}
+
+
+def latin_forms(text: str, limit: int = MAX_FORMS) -> list[str]:
+    """Ways ``text`` may sound: as spelled (``latin_phonemes``) first, then with the words
+    the English pronouncing dictionary knows said its way (letters by their names: "케이팝"
+    for K-pop, "엔비시" for NBC)."""
+    options = [o for o in (_word_options(w) for w in text.split()) if o]
+    # all spelled, all said (where known), then the mixtures
+    spelled = [o[0] for o in options]
+    said = [o[1] if len(o) > 1 else o[0] for o in options]
+    combos = itertools.chain([spelled, said],
+                             itertools.islice(itertools.product(*options), limit * 2))
+    forms: list[str] = []
+    for combo in combos:
+        p = _collapse("".join(combo))
+        if p and p not in forms:
+            forms.append(p)
+        if len(forms) == limit:
+            break
+    return forms
+
+
+@functools.lru_cache(maxsize=1 << 16)  # names share words: first names, "of", "FC"
+def _word_options(token: str) -> tuple[str, ...]:
+    """One whitespace token as spelled, then as said (part by part: "K-pop", "Grey's")."""
+    token = re.sub(r"['’]s$", "", token)  # a possessive s is not said in Korean
+    spelled = latin_phonemes(token)
+    if not spelled:
+        return ()
+    parts = re.findall(r"[a-z]+|[0-9]+", _fold(token))
+    abbreviated = token.endswith(".") and len(parts) == 1
+    said: list[list[str]] = []
+    for part in parts:
+        word = _ABBREVIATIONS.get(part, part) if abbreviated else part
+        known = () if part.isdigit() else english_pronunciations(word)
+        said.append(list(known) or [latin_phonemes(part)])
+    options = [spelled]
+    for variant in range(2 if len(said) == 1 else 1):
+        p = "".join(s[min(variant, len(s) - 1)] for s in said)
+        if p not in options:
+            options.append(p)
+    return tuple(options)
+
+
 def _collapse(p: str) -> str:
     p = re.sub(r"([PTKSJLMNGHR])\1+", r"\1", p)  # Korean doubles l between vowels
     p = re.sub(r"RL|LR", "L", p)
+    p = re.sub(r"([aeiou])\1+", r"\1", p)  # Korean writes no long vowels
     return p
+
+
+_HANGUL_WORD = re.compile(r"[\uac00-\ud7a3]+")
 
 
 # -- comparison -----------------------------------------------------------------------
@@ -98,22 +157,31 @@ _CLOSE = {frozenset("RL"): 0.0, frozenset("ZS"): 0.0, frozenset("ZJ"): 0.1,
 
 
 _NEAR_VOWELS = frozenset({frozenset("ei"), frozenset("ou"), frozenset("ae"), frozenset("ao")})
-VOWEL_WEIGHT = 0.35
+# Vowels weigh less than consonants (Korean renders English vowels loosely), but not
+# nothing: with dictionary pronunciations the vowels of a name are usually right.
+VOWEL_WEIGHT = 0.6
 
 
 def _sub(a: str, b: str) -> float:
     if a == b:
         return 0.0
     if a in _VOWELS and b in _VOWELS:
-        return 0.12 if frozenset((a, b)) in _NEAR_VOWELS else 0.3
+        return 0.25 if frozenset((a, b)) in _NEAR_VOWELS else 0.6
     if a in _VOWELS or b in _VOWELS:
         return 1.0
     return _CLOSE.get(frozenset((a, b)), 1.0)
 
 
 def _indel(c: str) -> float:
-    # vowels, a silent h or r, and an English plural s Korean often leaves out cost little
-    return 0.3 if c in _VOWELS or c in "HR" else 0.4 if c == "Z" else 1.0
+    # vowels, a silent h, an r after a vowel (never written in Korean) and an English
+    # plural s Korean often leaves out cost little
+    return 0.1 if c == "R" else 0.4 if c in _VOWELS or c in "HZ" else 1.0
+
+
+@functools.cache
+def _sub_row(a: str) -> dict[str, float]:
+    """Substitution costs from ``a`` to every phoneme (any other symbol costs 1)."""
+    return {b: _sub(a, b) for b in "PTKSJLMNGHRZaeiou0123456789"}
 
 
 def _weight(p: str) -> float:
@@ -129,14 +197,22 @@ def similarity(a: str, b: str, floor: float = 0.0) -> float:
         return 0.0
     weight = max(_weight(a), _weight(b))
     budget = (1.0 - floor) * weight
+    indel_b = [_indel(c) for c in b]
     prev = [0.0]
-    for c in b:
-        prev.append(prev[-1] + _indel(c))
+    for cost in indel_b:
+        prev.append(prev[-1] + cost)
     for ca in a:
-        cur = [prev[0] + _indel(ca)]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + _indel(ca), cur[j - 1] + _indel(cb),
-                           prev[j - 1] + _sub(ca, cb)))
+        indel_a = _indel(ca)
+        row = _sub_row(ca)
+        left = prev[0] + indel_a
+        cur = [left]
+        for j, cb in enumerate(b):
+            # the cheapest of: delete ca, insert cb, substitute (inlined: the hot loop)
+            up = prev[j + 1] + indel_a
+            ins = left + indel_b[j]
+            diag = prev[j] + row.get(cb, 1.0)
+            left = up if up < ins and up < diag else ins if ins < diag else diag
+            cur.append(left)
         if floor and min(cur) > budget:
             return 0.0
         prev = cur
@@ -144,7 +220,9 @@ def similarity(a: str, b: str, floor: float = 0.0) -> float:
 
 
 def _skeleton(p: str) -> str:
-    return "".join(c for c in p if c not in _VOWELS and c not in "HRZ")
+    """The consonants that Korean writes: a silent h or r dropped, a final z as s (스, or
+    left out: the index's one-deletion keys cover that)."""
+    return "".join("S" if c == "Z" else c for c in p if c not in _VOWELS and c not in "HR")
 
 
 def _keys(skeleton: str) -> set[str]:
@@ -201,7 +279,7 @@ class CrossScriptLinker:
     Hangul names for Latin spans (``link_latin``)."""
 
     def __init__(self, names: Iterable[str], *, threshold: float = 0.74,
-                 margin: float = 0.15, min_consonants: int = 2,
+                 margin: float = 0.05, min_consonants: int = 2,
                  key: Callable[[str], str] | None = None) -> None:
         # ``key``: names with the same key are one entity ("Victoria Beckham" and
         # "victoria beckham"); only the first spelling is indexed, or two spellings of one
@@ -214,6 +292,7 @@ class CrossScriptLinker:
         self._phon: dict[str, list[tuple[str, float]]] = {}  # name -> (phonemes, penalty)
         self._cache: dict[tuple[str, bool | str], Link | None] = {}
         self._words: dict[str, list[str]] = {}
+        self._digits: dict[str, str] = {}  # names holding numbers: their digits
         self._by_skeleton: dict[str, set[str]] = defaultdict(set)
         self._by_word: dict[str, set[str]] = defaultdict(set)
         self._ko_phon: dict[str, str] = {}  # Hangul names, for Latin spans (link_latin)
@@ -246,6 +325,8 @@ class CrossScriptLinker:
             if not forms:
                 continue
             self._phon[name] = forms
+            if digits := _digits(name):
+                self._digits[name] = digits
             for p, _ in forms:
                 for key in _keys(_skeleton(p)):
                     self._by_skeleton[key].add(name)
@@ -272,13 +353,17 @@ class CrossScriptLinker:
             return self._cached((span, "latin"), lambda: self._link_latin(span))
 
     def _link_latin(self, span: str) -> Link | None:
-        p = latin_phonemes(span)
-        skeleton = _skeleton(p)
+        forms = latin_forms(span)
+        if not forms:
+            return None
+        skeleton = _skeleton(forms[0])
         if len(skeleton) < self.min_consonants:
             return None
-        floor = self.threshold - self.margin
-        ranked = sorted(((similarity(p, self._ko_phon[n], floor), n)
-                         for n in _candidates(self._by_skeleton_ko, skeleton)), reverse=True)
+        floor = self._floor
+        candidates = set().union(*(_candidates(self._by_skeleton_ko, _skeleton(p))
+                                   for p in forms))
+        ranked = sorted(((max(similarity(p, self._ko_phon[n], floor) for p in forms), n)
+                         for n in candidates), reverse=True)
         return self._clear_best(ranked, self._needed(skeleton))
 
     def link(self, span: str, *, exact: bool = False) -> Link | None:
@@ -309,14 +394,21 @@ class CrossScriptLinker:
 
     def _clear_best(self, ranked: list[tuple[float, str]], needed: float) -> Link | None:
         """The best of ``ranked`` (score, name), best first, when it scores ``needed`` and
-        leads the next by the margin; else None."""
+        is clearly best: the runner-up is at least twice as far from a perfect match, plus
+        ``margin``. A near-perfect match may lead by a little ("톰 브래디": Tom Brady 0.98,
+        Adam Brody 0.91); a loose one must lead by much."""
         if not ranked:
             return None
         best, name = ranked[0]
         second = ranked[1][0] if len(ranked) > 1 else 0.0
-        if best < needed or best - second < self.margin:
+        if best < needed or (1.0 - second) < 2 * (1.0 - best) + self.margin:
             return None
         return Link(name, best, best - second)
+
+    @property
+    def _floor(self) -> float:
+        """Scores below this decide nothing: a runner-up under it cannot stop a link."""
+        return max(0.0, 2 * self.threshold - 1.0 - self.margin)
 
     def _exact(self, span: str) -> Link | None:
         p = hangul_phonemes(span)
@@ -329,11 +421,21 @@ class CrossScriptLinker:
         return self._clear_best(ranked, EXACT_SCORE)
 
     def _link(self, span: str) -> Link | None:
+        found = self._ranked_link(span, None)
+        tokens = span.split()
+        if (found is None and len(tokens) > 1 and _HANGUL_WORD.fullmatch(tokens[-1])
+                and not any(HANGUL_SYLLABLE.search(t) for t in tokens[:-1])):
+            # A class noun after a Latin name ("NBC 방송", "AK-47 소총", "ESPN 채널") is
+            # not part of it: the name links only when it sounds the same as one entity.
+            found = self._ranked_link(" ".join(tokens[:-1]), EXACT_SCORE)
+        return found
+
+    def _ranked_link(self, span: str, needed: float | None) -> Link | None:
         p = hangul_phonemes(span)
         scored = self._scores(span, p)
         ranked = sorted(((score, name) for name, score in scored.items()),
                         key=lambda sn: -sn[0])
-        return self._clear_best(ranked, self._needed(_skeleton(p)))
+        return self._clear_best(ranked, needed or self._needed(_skeleton(p)))
 
     def _scores(self, span: str, p: str) -> dict[str, float]:
         """Every candidate's score for ``span`` (``p``: its phonemes)."""
@@ -348,18 +450,24 @@ class CrossScriptLinker:
             candidates = _candidates(self._by_skeleton, skeleton)
             whole: dict[str, float] = {}
             part: dict[str, float] = {}
-            floor = self.threshold - self.margin  # lower scores decide nothing
+            floor = self._floor
             # Consonant skeletons first (C speed): only near ones get the weighted search.
             cutoff = max(1, len(skeleton) // 2)
             near = []
+            digits = _digits(span)
             for name in candidates:
-                d = min(Levenshtein.distance(skeleton, _skeleton(f), score_cutoff=cutoff)
-                        for f, _ in self._phon[name])
-                if d <= cutoff:
-                    near.append((d, name))
-            near.sort()
-            for _, name in near[:MAX_CANDIDATES]:
-                for form, penalty in self._phon[name]:
+                if self._digits.get(name, "") != digits:
+                    continue  # numbers are written as numbers: "윈도우 8" is not Windows 7
+                # only the forms whose consonants are near get the weighted comparison
+                forms = [(d, f, pen) for f, pen in self._phon[name]
+                         if (d := Levenshtein.distance(skeleton, _skeleton(f),
+                                                       score_cutoff=cutoff)) <= cutoff]
+                if forms:
+                    near.append((min(d for d, _, _ in forms), name, forms))
+            # nearest first; names break ties so that a run does not depend on set order
+            near.sort(key=lambda item: (item[0], item[1]))
+            for _, name, forms in near[:MAX_CANDIDATES]:
+                for _, form, penalty in forms:
                     target = part if penalty >= SURNAME_PENALTY else whole
                     sim = similarity(p, form, floor) - penalty
                     if sim > target.get(name, 0.0):
@@ -390,7 +498,8 @@ class CrossScriptLinker:
             words = [w for w in self._words[name] if w not in head_words]
             if len(words) != len(rest_p):
                 continue
-            sims = [max(similarity(rp, latin_phonemes(w)) for w in words) for rp in rest_p]
+            sims = [max(similarity(rp, f) for w in words for f in latin_forms(w))
+                    for rp in rest_p]
             out[name] = min(sims)
         return out
 
@@ -404,20 +513,43 @@ EXACT_SCORE = 0.95  # two consonants or fewer ("교토"): nearly exact, or no li
 REORDER_PENALTY = 0.02  # family name first: common for East Asian names only
 
 
+# Club and company designators Korean usually leaves out ("레알 마드리드" for Real Madrid
+# CF, "삼프도리아" for U.C. Sampdoria).
+DESIGNATORS = frozenset({"fc", "cf", "afc", "sc", "ac", "uc", "ss", "cd", "rc", "sk", "fk",
+                         "nk", "bk", "inc", "ltd", "co", "corp", "plc", "ag", "sa", "gmbh",
+                         "llc"})
+
+
 def _spoken_forms(name: str) -> list[tuple[str, float]]:
-    """How a name may be said: whole, without a leading article, in East Asian order
-    (family name first: "고지마 히데오" for Hideo Kojima), or by its last word."""
+    """How a name may be said: whole (spelled, or pronounced as English), without a
+    leading article or a club designator, in East Asian order (family name first: "고지마
+    히데오" for Hideo Kojima), without middle names, or by its last word."""
     words = name.split()
     if words and words[0].lower() == "the" and len(words) > 1:
         words = words[1:]
-    forms = [(latin_phonemes(" ".join(words)), 0.0)]
+    forms = [(p, 0.0) for p in latin_forms(" ".join(words))]
+    core = [w for i, w in enumerate(words)
+            if i not in (0, len(words) - 1) or _fold(w).replace(".", "") not in DESIGNATORS]
+    if core and core != words:
+        forms += [(p, 0.0) for p in latin_forms(" ".join(core), 2)]
+        words = core
     if len(words) == 2:
-        forms.append((latin_phonemes(" ".join([words[-1], *words[:-1]])), REORDER_PENALTY))
+        forms += [(p, REORDER_PENALTY) for p in latin_forms(f"{words[1]} {words[0]}", 2)]
+    elif len(words) > 2 and all(w[:1].isupper() and w.lower() not in _STOP_LATIN
+                                for w in words):
+        # middle names left out: "프랭클린 루스벨트" for Franklin Delano Roosevelt
+        forms += [(p, REORDER_PENALTY) for p in latin_forms(f"{words[0]} {words[-1]}", 2)]
     if 2 <= len(words) <= 3:
-        last = latin_phonemes(words[-1])
-        if len(_skeleton(last)) >= 3:
-            forms.append((last, SURNAME_PENALTY))
-    return [(p, pen) for p, pen in forms if p]
+        forms += [(p, SURNAME_PENALTY) for p in latin_forms(words[-1], 2)
+                  if len(_skeleton(p)) >= 3]
+    best: dict[str, float] = {}  # forms come cheapest first: keep a form's first penalty
+    for p, pen in forms:
+        best.setdefault(p, pen)
+    return list(best.items())
+
+
+def _digits(text: str) -> str:
+    return " ".join(re.findall(r"[0-9]+", text))
 
 
 def _fold(text: str) -> str:

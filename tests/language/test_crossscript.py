@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from graphmem.language.crossscript import (
     CrossScriptLinker,
     hangul_phonemes,
+    latin_forms,
     latin_phonemes,
     similarity,
 )
@@ -21,8 +22,18 @@ NAMES = ["Victoria Beckham", "David Beckham", "Clayton Kershaw", "University of 
 def test_korean_renders_foreign_sounds_into_the_same_phonemes():
     assert hangul_phonemes("빅토리아") == latin_phonemes("Victoria")  # v→ㅂ, c→ㅋ
     assert hangul_phonemes("커쇼") == "KoSio"  # the r of "Ker" is not written
-    assert similarity(hangul_phonemes("클레이튼 커쇼"), latin_phonemes("Clayton Kershaw")) > 0.8
     assert similarity(hangul_phonemes("스트"), latin_phonemes("st")) == 1.0  # epenthetic ㅡ
+
+
+def test_english_names_are_compared_as_they_are_said():
+    # spelling says "klay-ton ker-shaw"; the pronouncing dictionary says KLEY-tan KER-shaw
+    kershaw = hangul_phonemes("클레이튼 커쇼")
+    spelled, *said = latin_forms("Clayton Kershaw")
+    assert spelled == latin_phonemes("Clayton Kershaw")
+    assert max(similarity(kershaw, p) for p in said) > similarity(kershaw, spelled)
+    assert max(similarity(kershaw, p) for p in said) > 0.9
+    assert "KeiPaP" in latin_forms("K-pop")  # a letter by its name: 케이팝
+    assert similarity(hangul_phonemes("블레어"), latin_forms("Blair")[1]) > 0.95  # r leaves 어
 
 
 def test_links_a_transliterated_name():
@@ -103,3 +114,42 @@ def test_two_spellings_of_one_name_do_not_cancel_its_link():
     linker.add({"Victoria Beckham", "victoria beckham"})
     link = linker.link("빅토리아 베컴")
     assert link is not None and link.name == "Victoria Beckham"
+
+
+def test_club_designators_and_middle_names_are_left_out_in_korean():
+    linker = CrossScriptLinker(["Real Madrid CF", "U.C. Sampdoria", "Franklin Delano Roosevelt",
+                                "Eleanor Roosevelt", "Madrid"])
+    assert linker.link("레알 마드리드").name == "Real Madrid CF"
+    assert linker.link("삼프도리아").name == "U.C. Sampdoria"
+    assert linker.link("프랭클린 루스벨트").name == "Franklin Delano Roosevelt"
+
+
+def test_a_class_noun_after_a_latin_name_is_not_part_of_it():
+    linker = CrossScriptLinker(["NBC", "CBS", "AK-47", "NBA"])
+    assert linker.link("NBC 방송").name == "NBC"
+    assert linker.link("AK-47 소총").name == "AK-47"
+    assert linker.link("ABC 방송") is None  # the rest must sound the same as one name
+    assert linker.link("마리 퀴리") is None  # Hangul words are not dropped from Hangul names
+
+
+def test_numbers_are_a_hard_constraint():
+    linker = CrossScriptLinker(["Galaxy S8", "C-5 Galaxy", "Windows 7"])
+    assert linker.link("갤럭시 S8").name == "Galaxy S8"
+    assert linker.link("갤럭시 S9") is None
+    assert linker.link("윈도우") is None  # the name holds a number the span does not
+
+
+def test_a_near_perfect_match_may_lead_by_little_a_loose_one_must_lead_by_much():
+    linker = CrossScriptLinker(["Tom Brady", "Adam Brody"])
+    link = linker.link("톰 브래디")
+    assert link is not None and link.name == "Tom Brady" and link.margin < 0.15
+    # "헤룻" sounds like Herut but only a little less like Hollywood: no link at all
+    link = CrossScriptLinker(["Hollywood", "Herut", "Harut"]).link("헤룻")
+    assert link is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(NAMES), st.sampled_from(["빅토리아 베컴", "베컴", "윈도우 10", "고지마 히데오",
+                                               "가디언", "더블린", "마크롱", "포르쉐"]))
+def test_a_link_does_not_depend_on_the_order_names_were_indexed(names, span):
+    assert CrossScriptLinker(names).link(span) == CrossScriptLinker(NAMES).link(span)
