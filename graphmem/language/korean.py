@@ -295,6 +295,7 @@ def noun_compounds(text: str) -> list[str]:
 _NOUN_TAGS = frozenset({"NNP", "NNG", "SL", "SN", "SH", "NR"})
 _PROPER_TAGS = frozenset({"NNP", "SL", "SH"})
 MAX_NAME_TOKENS = 4
+_JOINERS = frozenset("-./&'")
 
 
 def _after_noun(tag: str) -> bool:
@@ -320,29 +321,32 @@ def name_runs(text: str) -> list[tuple[str, int, int, bool]]:
             w += 1
         if w < len(words) and t.start >= words[w][0]:
             morphs[w].append(t)
-    info: list[tuple[str, bool] | None] = []
-    for (start, _), ms in zip(words, morphs, strict=True):
+    info: list[tuple[str, bool, int] | None] = []  # (name part, proper, where it starts)
+    for ms in morphs:
+        while ms and ms[0].tag in ("SSO", "SSC"):
+            ms = ms[1:]  # an opening quote or bracket: '"씬 시티"의'
         head = []
-        for m in ms:
-            if m.tag not in _NOUN_TAGS:
+        for i, m in enumerate(ms):
+            joins = (m.tag == "SO" and m.form in _JOINERS and head and i + 1 < len(ms)
+                     and ms[i + 1].tag in ("SL", "SN"))  # "F-22", "AK-47": one name
+            if m.tag not in _NOUN_TAGS and not joins:
                 break
             head.append(m)
         rest = ms[len(head):]
         if not head or not all(_after_noun(m.tag) for m in rest):
             info.append(None)
             continue
-        info.append((text[start:head[-1].start + head[-1].len],
-                     any(m.tag in _PROPER_TAGS for m in head)))
+        info.append((text[head[0].start:head[-1].start + head[-1].len],
+                     any(m.tag in _PROPER_TAGS for m in head), head[0].start))
     out = []
     for i in range(len(words)):
         for j in range(i, min(len(words), i + MAX_NAME_TOKENS)):
-            if info[j] is None:
-                break
-            inner = [text[words[k][0]:words[k][1]] for k in range(i, j)]
             last = info[j]
-            assert last is not None
+            if last is None:
+                break
+            inner = [text[x[2]:words[k][1]] for k in range(i, j) if (x := info[k])]
             out.append((" ".join([*inner, last[0]]), i, j + 1,
                         any(x is not None and x[1] for x in info[i:j + 1])))
-            if text[words[j][0]:words[j][1]] != last[0]:
-                break  # a particle ends the name
+            if text[last[2]:words[j][1]] != last[0]:
+                break  # a particle or a closing quote ends the name
     return out

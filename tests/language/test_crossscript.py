@@ -149,7 +149,15 @@ def test_a_near_perfect_match_may_lead_by_little_a_loose_one_must_lead_by_much()
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.permutations(NAMES), st.sampled_from(["빅토리아 베컴", "베컴", "윈도우 10", "고지마 히데오",
-                                               "가디언", "더블린", "마크롱", "포르쉐"]))
+@given(st.permutations(NAMES), st.sampled_from(["빅토리아 베컴", "베컴", "윈도우 10", "가디언",
+                                               "고지마 히데오", "더블린", "마크롱", "포르쉐"]))
 def test_a_link_does_not_depend_on_the_order_names_were_indexed(names, span):
     assert CrossScriptLinker(names).link(span) == CrossScriptLinker(NAMES).link(span)
+
+
+def test_name_runs_keep_latin_names_whole_and_step_over_quotes():
+    runs = {text: proper for text, _, _, proper in name_runs("F-22 랩터 개발사의 CEO는?")}
+    assert "F-22 랩터" in runs and "F" not in runs  # "F-22": one name, not "F" and "22"
+    runs = {text: (s, e) for text, s, e, _ in name_runs('"씬 시티"의 작가는 누구야?')}
+    assert runs["씬 시티"] == (0, 2)  # the quotes are not part of the title
+    assert not any('"' in text for text in runs)
