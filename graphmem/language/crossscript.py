@@ -295,6 +295,7 @@ class CrossScriptLinker:
         self._digits: dict[str, str] = {}  # names holding numbers: their digits
         self._by_skeleton: dict[str, set[str]] = defaultdict(set)
         self._by_word: dict[str, set[str]] = defaultdict(set)
+        self._by_spelling: dict[str, set[str]] = defaultdict(set)  # case and accents folded
         self._ko_phon: dict[str, str] = {}  # Hangul names, for Latin spans (link_latin)
         self._by_skeleton_ko: dict[str, set[str]] = defaultdict(set)
         # add() may run on a writer's thread while a reader links: one at a time.
@@ -332,6 +333,7 @@ class CrossScriptLinker:
                     self._by_skeleton[key].add(name)
             words = [w for w in re.findall(r"[a-z0-9]+", _fold(name)) if w not in _STOP_LATIN]
             self._words[name] = words
+            self._by_spelling[_fold(name)].add(name)
             for w in words:
                 self._by_word[w].add(name)
             added = True
@@ -359,7 +361,7 @@ class CrossScriptLinker:
         skeleton = _skeleton(forms[0])
         if len(skeleton) < self.min_consonants:
             return None
-        floor = self._floor
+        floor = self._floor(self.threshold)
         candidates = set().union(*(_candidates(self._by_skeleton_ko, _skeleton(p))
                                    for p in forms))
         ranked = sorted(((max(similarity(p, self._ko_phon[n], floor) for p in forms), n)
@@ -405,10 +407,10 @@ class CrossScriptLinker:
             return None
         return Link(name, best, best - second)
 
-    @property
-    def _floor(self) -> float:
-        """Scores below this decide nothing: a runner-up under it cannot stop a link."""
-        return max(0.0, 2 * self.threshold - 1.0 - self.margin)
+    def _floor(self, needed: float) -> float:
+        """Scores below this decide nothing: with a best of at least ``needed``, a
+        runner-up under it cannot stop a link."""
+        return max(0.0, 2 * needed - 1.0 - self.margin)
 
     def _exact(self, span: str) -> Link | None:
         p = hangul_phonemes(span)
@@ -426,19 +428,24 @@ class CrossScriptLinker:
         if (found is None and len(tokens) > 1 and _HANGUL_WORD.fullmatch(tokens[-1])
                 and not any(HANGUL_SYLLABLE.search(t) for t in tokens[:-1])):
             # A class noun after a Latin name ("NBC 방송", "AK-47 소총", "ESPN 채널") is
-            # not part of it: the name links only when it sounds the same as one entity.
-            found = self._ranked_link(" ".join(tokens[:-1]), EXACT_SCORE)
+            # not part of it: the name links when it is spelled or sounds as one entity.
+            rest = " ".join(tokens[:-1])
+            spelled = self._by_spelling.get(_fold(rest), ())
+            found = Link(next(iter(spelled)), 1.0, 1.0) if len(spelled) == 1 else \
+                self._ranked_link(rest, EXACT_SCORE)
         return found
 
-    def _ranked_link(self, span: str, needed: float | None) -> Link | None:
+    def _ranked_link(self, span: str, min_score: float | None) -> Link | None:
         p = hangul_phonemes(span)
-        scored = self._scores(span, p)
+        needed = max(min_score or 0.0, self._needed(_skeleton(p)))
+        scored = self._scores(span, p, self._floor(needed))
         ranked = sorted(((score, name) for name, score in scored.items()),
                         key=lambda sn: -sn[0])
-        return self._clear_best(ranked, needed or self._needed(_skeleton(p)))
+        return self._clear_best(ranked, needed)
 
-    def _scores(self, span: str, p: str) -> dict[str, float]:
-        """Every candidate's score for ``span`` (``p``: its phonemes)."""
+    def _scores(self, span: str, p: str, floor: float = 0.0) -> dict[str, float]:
+        """Every candidate's score for ``span`` (``p``: its phonemes); scores under
+        ``floor`` may be given as 0."""
         scores: dict[str, float] = {}
         tokens = span.split()
         heads = [HEAD_WORDS.get(t) for t in tokens]
@@ -450,7 +457,6 @@ class CrossScriptLinker:
             candidates = _candidates(self._by_skeleton, skeleton)
             whole: dict[str, float] = {}
             part: dict[str, float] = {}
-            floor = self._floor
             # Consonant skeletons first (C speed): only near ones get the weighted search.
             cutoff = max(1, len(skeleton) // 2)
             near = []

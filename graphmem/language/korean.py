@@ -296,6 +296,9 @@ _NOUN_TAGS = frozenset({"NNP", "NNG", "SL", "SN", "SH", "NR"})
 _PROPER_TAGS = frozenset({"NNP", "SL", "SH"})
 MAX_NAME_TOKENS = 4
 _JOINERS = frozenset("-./&'")
+# Kiwi's score for a noun it barely knows (a transliterated name it has no entry for,
+# "헤르미온느" -24.6) is far below a common word's ("음악" -8.8, "배우자" -10.9).
+UNFAMILIAR_SCORE = -15.0
 
 
 def _after_noun(tag: str) -> bool:
@@ -307,8 +310,9 @@ def name_runs(text: str) -> list[tuple[str, int, int, bool]]:
     """Spans of whitespace tokens that may name something: ``(text, first token, end
     token, proper)`` for every run of at most four tokens whose words are nouns, a
     particle after the last one dropped ("베컴의" → "베컴"). ``proper``: Kiwi read a
-    proper noun or Latin letters in it; a run of common nouns only ("배우자", "테니스")
-    is marked so that a linker can ask more of it."""
+    proper noun, Latin letters or a noun it barely knows in it (a transliterated name it
+    has no entry for: "헤르미온느 그레인저"); a run of familiar common nouns only ("배우자",
+    "테니스", "음악 스타일") is marked so that a linker can ask more of it."""
     words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
     if not words or not HANGUL_SYLLABLE.search(text):
         return []
@@ -337,7 +341,8 @@ def name_runs(text: str) -> list[tuple[str, int, int, bool]]:
             info.append(None)
             continue
         info.append((text[head[0].start:head[-1].start + head[-1].len],
-                     any(m.tag in _PROPER_TAGS for m in head), head[0].start))
+                     any(m.tag in _PROPER_TAGS or m.score < UNFAMILIAR_SCORE for m in head),
+                     head[0].start))
     out = []
     for i in range(len(words)):
         for j in range(i, min(len(words), i + MAX_NAME_TOKENS)):

@@ -52,8 +52,6 @@ MAX_HOPS = 10
 LINKER_TTL = 300.0
 # Cross-script linking looks at most this many name runs of a question (longest first).
 MAX_LINK_RUNS = 64
-# A run of several common nouns links only at this sound score (a name Kiwi did not know).
-COMMON_RUN_SCORE = 0.9
 MAX_QUESTION_CHARS = 20_000
 MIN_BUDGET_CHARS = 200
 MAX_BUDGET_CHARS = 10_000_000
@@ -150,18 +148,10 @@ class EvidenceReader:
             linker = self.linker()
 
             def korean(text: str, proper: bool) -> Link | None:
-                if proper:
-                    return linker.link(text)
-                if len(HANGUL_SYLLABLE.findall(text)) < 3:
+                if not proper and len(HANGUL_SYLLABLE.findall(text)) < 3:
                     return None  # short common nouns are native words (나라, 바다), not names
-                if " " in text:
-                    # Kiwi often reads a transliterated full name as common nouns
-                    # ("헤르미온느 그레인저"): several words link when they sound close.
-                    link = linker.link(text)
-                    return link if link is not None and link.score >= COMMON_RUN_SCORE \
-                        else None
-                # One common noun ("테니스", "캐릭터") must sound like the name exactly.
-                return linker.link(text, exact=True)
+                # Common nouns ("테니스") must sound like the name exactly.
+                return linker.link(text, exact=not proper)
 
             out += self._linked([(s, e, partial(korean, text, proper))
                                  for text, s, e, proper in name_runs(question)])

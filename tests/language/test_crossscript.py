@@ -161,3 +161,10 @@ def test_name_runs_keep_latin_names_whole_and_step_over_quotes():
     runs = {text: (s, e) for text, s, e, _ in name_runs('"씬 시티"의 작가는 누구야?')}
     assert runs["씬 시티"] == (0, 2)  # the quotes are not part of the title
     assert not any('"' in text for text in runs)
+
+
+def test_a_noun_kiwi_barely_knows_may_be_a_name_a_familiar_one_is_not():
+    question = "헤르미온느 그레인저를 연기한 배우의 음악 스타일은?"
+    proper = {text: p for text, _, _, p in name_runs(question)}
+    assert proper["헤르미온느 그레인저"]  # no dictionary entry: a name, linked by sound
+    assert not proper["음악 스타일"]  # common words: linked only when they sound exactly right
