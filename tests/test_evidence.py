@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
 
 import pytest
@@ -319,3 +320,28 @@ def test_short_common_korean_nouns_are_not_linked_to_names(memory):
     memory.remember("Bada", "genre", "pop", record_id="n2")
     assert memory.evidence("그 나라의 수도는 어디야?").anchors == []
     assert memory.evidence("바다는 어떤 색이야?").anchors == []
+
+
+def test_an_old_name_index_keeps_serving_while_it_is_rebuilt(connect, namespace, monkeypatch):
+    from graphmem.reads import evidence as evidence_module
+
+    reader, writer = connect(namespace), connect(namespace)  # two processes, in effect
+    try:
+        reader.remember("Clayton Kershaw", "team", "Los Angeles Dodgers", record_id="ck")
+        assert reader.evidence("클레이튼 커쇼는 어느 팀이야?").anchors == ["Clayton Kershaw"]
+        writer.remember("Hideo Kojima", "employer", "Konami", record_id="hk")  # not seen
+        old = reader._evidence.linker()
+        monkeypatch.setattr(evidence_module, "LINKER_TTL", 0.0)
+        # expired: the question is answered from the old index, a rebuild starts aside
+        assert reader.evidence("고지마 히데오는 어디서 일해?").anchors == []
+        reader.remember("Shohei Ohtani", "team", "Los Angeles Dodgers", record_id="so")
+        for thread in [t for t in threading.enumerate() if t.name.startswith("graphmem-")]:
+            thread.join(timeout=30)
+        monkeypatch.setattr(evidence_module, "LINKER_TTL", 300.0)
+        assert reader._evidence.linker() is not old
+        assert reader.evidence("고지마 히데오는 어디서 일해?").anchors == ["Hideo Kojima"]
+        # written during the rebuild through this reader: the new index holds it as well
+        assert reader.evidence("오타니 쇼헤이는 어느 팀이야?").anchors == ["Shohei Ohtani"]
+    finally:
+        reader.close()
+        writer.close()

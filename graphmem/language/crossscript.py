@@ -178,7 +178,7 @@ def _indel(c: str) -> float:
     return 0.1 if c == "R" else 0.4 if c in _VOWELS or c in "HZ" else 1.0
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def _sub_row(a: str) -> dict[str, float]:
     """Substitution costs from ``a`` to every phoneme (any other symbol costs 1)."""
     return {b: _sub(a, b) for b in "PTKSJLMNGHRZaeiou0123456789"}
@@ -210,7 +210,7 @@ def similarity(a: str, b: str, floor: float = 0.0) -> float:
             # the cheapest of: delete ca, insert cb, substitute (inlined: the hot loop)
             up = prev[j + 1] + indel_a
             ins = left + indel_b[j]
-            diag = prev[j] + row.get(cb, 1.0)
+            diag = prev[j] + row.get(cb, 0.0 if cb == ca else 1.0)
             left = up if up < ins and up < diag else ins if ins < diag else diag
             cur.append(left)
         if floor and min(cur) > budget:
@@ -261,6 +261,9 @@ HEAD_WORDS: dict[str, tuple[str, ...]] = {
     "국립": ("national",), "왕립": ("royal",), "국제": ("international",),
     "세계": ("world",), "올림픽": ("olympic", "olympics"), "섬들": ("islands",),
 }
+# Head words that only say what kind of thing a name is ("NBC 방송", "Apple 사"); the
+# others make another entity of it ("Minnesota 대학교" is not Minnesota).
+CLASS_NOUNS = frozenset({"방송", "그룹", "회사", "기업", "사", "신문"})
 _STOP_LATIN = frozenset({"of", "the", "and", "de", "la", "le", "del", "di", "da", "von",
                          "van", "der", "fc", "f", "c", "&"})
 
@@ -362,8 +365,9 @@ class CrossScriptLinker:
         if len(skeleton) < self.min_consonants:
             return None
         floor = self._floor(self.threshold)
-        candidates = set().union(*(_candidates(self._by_skeleton_ko, _skeleton(p))
-                                   for p in forms))
+        digits = _digits(span)
+        candidates = {n for p in forms for n in _candidates(self._by_skeleton_ko, _skeleton(p))
+                      if _digits(n) == digits}
         ranked = sorted(((max(similarity(p, self._ko_phon[n], floor) for p in forms), n)
                          for n in candidates), reverse=True)
         return self._clear_best(ranked, self._needed(skeleton))
@@ -397,8 +401,9 @@ class CrossScriptLinker:
     def _clear_best(self, ranked: list[tuple[float, str]], needed: float) -> Link | None:
         """The best of ``ranked`` (score, name), best first, when it scores ``needed`` and
         is clearly best: the runner-up is at least twice as far from a perfect match, plus
-        ``margin``. A near-perfect match may lead by a little ("톰 브래디": Tom Brady 0.98,
-        Adam Brody 0.91); a loose one must lead by much."""
+        ``margin``. A near-perfect match may lead by a little ("톰 브래디": Tom Brady 0.96,
+        Adam Brody 0.87); a loose one must lead by much. ``Link.margin`` is the lead over
+        the runner-up's score (0 when it fell under the search floor)."""
         if not ranked:
             return None
         best, name = ranked[0]
@@ -417,28 +422,37 @@ class CrossScriptLinker:
         skeleton = _skeleton(p)
         if len(skeleton) < self.min_consonants:
             return None
+        digits = _digits(span)
         ranked = sorted(((max(similarity(p, f) for f, pen in self._phon[n] if not pen), n)
                          for n in self._by_skeleton.get(skeleton, ())
-                         if any(not pen for _, pen in self._phon[n])), reverse=True)
+                         if any(not pen for _, pen in self._phon[n])
+                         and self._digits.get(n, "") == digits), reverse=True)
         return self._clear_best(ranked, EXACT_SCORE)
 
     def _link(self, span: str) -> Link | None:
         found = self._ranked_link(span, None)
         tokens = span.split()
-        if (found is None and len(tokens) > 1 and _HANGUL_WORD.fullmatch(tokens[-1])
+        last = tokens[-1] if len(tokens) > 1 else ""
+        if (found is None and _HANGUL_WORD.fullmatch(last)
+                and (last not in HEAD_WORDS or last in CLASS_NOUNS)
                 and not any(HANGUL_SYLLABLE.search(t) for t in tokens[:-1])):
             # A class noun after a Latin name ("NBC 방송", "AK-47 소총", "ESPN 채널") is
             # not part of it: the name links when it is spelled or sounds as one entity.
+            # A head that makes another entity ("Minnesota 대학교") is not dropped.
             rest = " ".join(tokens[:-1])
             spelled = self._by_spelling.get(_fold(rest), ())
-            found = Link(next(iter(spelled)), 1.0, 1.0) if len(spelled) == 1 else \
-                self._ranked_link(rest, EXACT_SCORE)
+            if (len(spelled) == 1 and re.search(r"[A-Za-z]", rest)
+                    and len(_skeleton(latin_phonemes(rest))) >= self.min_consonants):
+                found = Link(next(iter(spelled)), 1.0, 1.0)
+            else:
+                found = self._ranked_link(rest, EXACT_SCORE)
         return found
 
     def _ranked_link(self, span: str, min_score: float | None) -> Link | None:
         p = hangul_phonemes(span)
         needed = max(min_score or 0.0, self._needed(_skeleton(p)))
-        scored = self._scores(span, p, self._floor(needed))
+        # never above the threshold: _scores compares whole names with it
+        scored = self._scores(span, p, min(self._floor(needed), self.threshold))
         ranked = sorted(((score, name) for name, score in scored.items()),
                         key=lambda sn: -sn[0])
         return self._clear_best(ranked, needed)
@@ -514,8 +528,9 @@ class CrossScriptLinker:
 SURNAME_PENALTY = 0.04
 CACHE_SIZE = 50_000  # spans already linked (questions repeat names)
 MAX_CANDIDATES = 200  # nearest skeletons that get the weighted comparison
-SHORT_THRESHOLD = 0.95
-EXACT_SCORE = 0.95  # two consonants or fewer ("교토"): nearly exact, or no link
+SHORT_THRESHOLD = 0.95  # two consonants or fewer ("교토"): nearly exact, or no link
+# "Sounds the same": a common noun's link (``exact``), a Latin name before a class noun.
+EXACT_SCORE = 0.95
 REORDER_PENALTY = 0.02  # family name first: common for East Asian names only
 
 

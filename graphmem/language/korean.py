@@ -331,8 +331,10 @@ def name_runs(text: str) -> list[tuple[str, int, int, bool]]:
             ms = ms[1:]  # an opening quote or bracket: '"씬 시티"의'
         head = []
         for i, m in enumerate(ms):
-            joins = (m.tag == "SO" and m.form in _JOINERS and head and i + 1 < len(ms)
-                     and ms[i + 1].tag in ("SL", "SN"))  # "F-22", "AK-47": one name
+            # "F-22", "AT&T", "O'Brien", "AC/DC": one name (Kiwi tags the joiner SO, SW,
+            # SS or SP)
+            joins = (m.form in _JOINERS and m.tag in ("SO", "SW", "SS", "SP") and head
+                     and i + 1 < len(ms) and ms[i + 1].tag in ("SL", "SN"))
             if m.tag not in _NOUN_TAGS and not joins:
                 break
             head.append(m)

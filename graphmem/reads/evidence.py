@@ -14,6 +14,7 @@ Other ways of choosing records (the baselines a benchmark compares against) plug
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -37,6 +38,8 @@ from graphmem.language.text import HANGUL_SYLLABLE
 from graphmem.llm.base import Embedder
 from graphmem.reads.raw_records import RawRecordIndex
 from graphmem.store.protocol import Span, Store
+
+log = logging.getLogger("graphmem.evidence")
 
 __all__ = [
     "MAX_HOPS",
@@ -115,6 +118,7 @@ class EvidenceReader:
     cache: dict[str, Any] = field(default_factory=dict)
     _raw_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _kept_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _refreshing: dict[str, set[str]] = field(default_factory=dict, repr=False)
 
     def raw_index(self, raw_writes: int) -> RawRecordIndex:
         """The index of the namespace's raw records, reloaded only when they changed.
@@ -178,16 +182,41 @@ class EvidenceReader:
         return out
 
     def _kept(self, name: str, build: Callable[[], Any]) -> Any:
-        """``cache[name]``, built again when missing or older than LINKER_TTL."""
+        """``cache[name]``, built on first use. Once older than LINKER_TTL it is rebuilt
+        on a background thread while the old one keeps serving: a rebuild of the name
+        index takes seconds at 100k names, and no question should wait for it."""
         cached = self.cache.get(name)
-        if cached is not None and time.monotonic() - cached[0] <= LINKER_TTL:
+        if cached is not None:
+            if time.monotonic() - cached[0] > LINKER_TTL:
+                self._refresh(name, build)
             return cached[1]
-        with self._kept_lock:  # one build at a time, as for the raw index
+        with self._kept_lock:  # one first build at a time, as for the raw index
             cached = self.cache.get(name)
-            if cached is None or time.monotonic() - cached[0] > LINKER_TTL:
+            if cached is None:
                 cached = (time.monotonic(), build())
                 self.cache[name] = cached
             return cached[1]
+
+    def _refresh(self, name: str, build: Callable[[], Any]) -> None:
+        with self._kept_lock:
+            if name in self._refreshing:
+                return
+            self._refreshing[name] = set()  # names written while the new one is built
+
+        def rebuild() -> None:
+            try:
+                fresh = build()
+            except Exception:  # the store is down or closed: keep the old one a while
+                log.warning("rebuilding the %s of %s failed; keeping the old one", name,
+                            self.ns, exc_info=True)
+                fresh = self.cache[name][1]
+            with self._kept_lock:
+                added = self._refreshing.pop(name)
+                if added and isinstance(fresh, CrossScriptLinker):
+                    fresh.add(added)
+                self.cache[name] = (time.monotonic(), fresh)
+
+        threading.Thread(target=rebuild, name=f"graphmem-{name}-{self.ns}", daemon=True).start()
 
     def hangul_names(self) -> bool:
         """Whether the namespace names any entity in Hangul (checked once per LINKER_TTL;
@@ -196,7 +225,8 @@ class EvidenceReader:
 
     def linker(self) -> CrossScriptLinker:
         """The namespace's names indexed by sound; names written through this process are
-        added as they are written (``names_added``), and it is rebuilt after LINKER_TTL."""
+        added as they are written (``names_added``), and it is rebuilt in the background
+        after LINKER_TTL."""
         linker: CrossScriptLinker = self._kept(
             "linker", lambda: CrossScriptLinker(self.store.entity_names(self.ns),
                                                 key=normalize_name))
@@ -208,6 +238,9 @@ class EvidenceReader:
         cached = self.cache.get("linker")
         if cached is not None:
             cached[1].add(names)
+        with self._kept_lock:
+            if "linker" in self._refreshing:  # the index being rebuilt must hold them too
+                self._refreshing["linker"].update(names)
         if any(HANGUL_SYLLABLE.search(n) for n in names):
             self.cache["hangul_names"] = (time.monotonic(), True)
 

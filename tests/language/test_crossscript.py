@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -125,34 +129,50 @@ def test_club_designators_and_middle_names_are_left_out_in_korean():
 
 
 def test_a_class_noun_after_a_latin_name_is_not_part_of_it():
-    linker = CrossScriptLinker(["NBC", "CBS", "AK-47", "NBA"])
+    linker = CrossScriptLinker(["NBC", "CBS", "AK-47", "NBA", "Minnesota", "A", "Mali"])
     assert linker.link("NBC 방송").name == "NBC"
     assert linker.link("AK-47 소총").name == "AK-47"
     assert linker.link("ABC 방송") is None  # the rest must sound the same as one name
     assert linker.link("마리 퀴리") is None  # Hangul words are not dropped from Hangul names
+    assert linker.link("Minnesota 대학교") is None  # a university is not the state
+    assert linker.link("A 회사") is None  # a letter alone is too little to be a name
 
 
 def test_numbers_are_a_hard_constraint():
-    linker = CrossScriptLinker(["Galaxy S8", "C-5 Galaxy", "Windows 7"])
+    linker = CrossScriptLinker(["Galaxy S8", "Windows 7"])
     assert linker.link("갤럭시 S8").name == "Galaxy S8"
-    assert linker.link("갤럭시 S9") is None
+    assert linker.link("갤럭시 S9") is None  # sounds close, but the number is another
     assert linker.link("윈도우") is None  # the name holds a number the span does not
+    hangul = CrossScriptLinker(["갤럭시 S8", "아이폰 11"])
+    assert hangul.link_latin("Galaxy S8").name == "갤럭시 S8"
+    assert hangul.link_latin("Galaxy S9") is None and hangul.link_latin("iPhone 12") is None
 
 
 def test_a_near_perfect_match_may_lead_by_little_a_loose_one_must_lead_by_much():
     linker = CrossScriptLinker(["Tom Brady", "Adam Brody"])
     link = linker.link("톰 브래디")
     assert link is not None and link.name == "Tom Brady" and link.margin < 0.15
-    # "헤룻" sounds like Herut but only a little less like Hollywood: no link at all
-    link = CrossScriptLinker(["Hollywood", "Herut", "Harut"]).link("헤룻")
-    assert link is None
+    # alone, Mother Teresa is linked at 0.89; beside Theresa May (0.80) it leads by 0.09,
+    # which a fixed lead of 0.05 would accept and the relative rule does not
+    assert CrossScriptLinker(["Mother Teresa"]).link("마더 테레사").name == "Mother Teresa"
+    assert CrossScriptLinker(["Mother Teresa", "Theresa May"]).link("마더 테레사") is None
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.permutations(NAMES), st.sampled_from(["빅토리아 베컴", "베컴", "윈도우 10", "가디언",
-                                               "고지마 히데오", "더블린", "마크롱", "포르쉐"]))
-def test_a_link_does_not_depend_on_the_order_names_were_indexed(names, span):
-    assert CrossScriptLinker(names).link(span) == CrossScriptLinker(NAMES).link(span)
+_LINK_IN_A_FRESH_PROCESS = """
+from graphmem.language import crossscript
+crossscript.MAX_CANDIDATES = 1  # a cut through names at the same distance
+names = ["Beckham", "Peckham", "Backham", "Bekham", "Pekham", "Beckam", "Bechem"]
+print(crossscript.CrossScriptLinker(names).link("베컴"))
+"""
+
+
+def test_a_link_does_not_depend_on_the_hash_seed():
+    # candidates come out of sets, whose order changes with PYTHONHASHSEED
+    runs = {subprocess.run([sys.executable, "-c", _LINK_IN_A_FRESH_PROCESS], check=True,
+                           capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
+            for seed in range(4)}
+    assert len(runs) == 1, runs
 
 
 def test_name_runs_keep_latin_names_whole_and_step_over_quotes():
@@ -168,3 +188,9 @@ def test_a_noun_kiwi_barely_knows_may_be_a_name_a_familiar_one_is_not():
     proper = {text: p for text, _, _, p in name_runs(question)}
     assert proper["헤르미온느 그레인저"]  # no dictionary entry: a name, linked by sound
     assert not proper["음악 스타일"]  # common words: linked only when they sound exactly right
+
+
+def test_latin_names_with_joiners_stay_whole_in_korean_runs():
+    for question, name in (("AT&T의 CEO는?", "AT&T"), ("O'Brien의 책", "O'Brien"),
+                           ("AC/DC의 앨범", "AC/DC")):
+        assert name in {text for text, _, _, _ in name_runs(question)}, question
