@@ -437,15 +437,14 @@ class CrossScriptLinker:
                 and (last not in HEAD_WORDS or last in CLASS_NOUNS)
                 and not any(HANGUL_SYLLABLE.search(t) for t in tokens[:-1])):
             # A class noun after a Latin name ("NBC 방송", "AK-47 소총", "ESPN 채널") is
-            # not part of it: the name links when it is spelled or sounds as one entity.
-            # A head that makes another entity ("Minnesota 대학교") is not dropped.
+            # not part of it: the name links when it is spelled as one entity's (Latin is
+            # matched as written). A head that makes another entity ("Minnesota 대학교")
+            # is not dropped.
             rest = " ".join(tokens[:-1])
             spelled = self._by_spelling.get(_fold(rest), ())
             if (len(spelled) == 1 and re.search(r"[A-Za-z]", rest)
                     and len(_skeleton(latin_phonemes(rest))) >= self.min_consonants):
                 found = Link(next(iter(spelled)), 1.0, 1.0)
-            else:
-                found = self._ranked_link(rest, EXACT_SCORE)
         return found
 
     def _ranked_link(self, span: str, min_score: float | None) -> Link | None:
@@ -529,7 +528,7 @@ SURNAME_PENALTY = 0.04
 CACHE_SIZE = 50_000  # spans already linked (questions repeat names)
 MAX_CANDIDATES = 200  # nearest skeletons that get the weighted comparison
 SHORT_THRESHOLD = 0.95  # two consonants or fewer ("교토"): nearly exact, or no link
-# "Sounds the same": a common noun's link (``exact``), a Latin name before a class noun.
+# "Sounds the same": what a common noun needs to be linked (``exact``).
 EXACT_SCORE = 0.95
 REORDER_PENALTY = 0.02  # family name first: common for East Asian names only
 
