@@ -292,7 +292,8 @@ class CrossScriptLinker:
         self.threshold = threshold
         self.margin = margin
         self.min_consonants = min_consonants
-        self._phon: dict[str, list[tuple[str, float]]] = {}  # name -> (phonemes, penalty)
+        # name -> its forms: (phonemes, penalty, consonant skeleton)
+        self._phon: dict[str, list[tuple[str, float, str]]] = {}
         self._cache: dict[tuple[str, bool | str], Link | None] = {}
         self._words: dict[str, list[str]] = {}
         self._digits: dict[str, str] = {}  # names holding numbers: their digits
@@ -317,6 +318,8 @@ class CrossScriptLinker:
             if k in self._seen:
                 continue
             self._seen.add(k)
+            if digits := _digits(name):
+                self._digits[name] = digits
             if HANGUL_SYLLABLE.search(name):
                 p = hangul_phonemes(name)
                 if p:
@@ -328,11 +331,9 @@ class CrossScriptLinker:
             forms = _spoken_forms(name)
             if not forms:
                 continue
-            self._phon[name] = forms
-            if digits := _digits(name):
-                self._digits[name] = digits
-            for p, _ in forms:
-                for key in _keys(_skeleton(p)):
+            self._phon[name] = [(p, pen, _skeleton(p)) for p, pen in forms]
+            for _, _, skeleton in self._phon[name]:
+                for key in _keys(skeleton):
                     self._by_skeleton[key].add(name)
             words = [w for w in re.findall(r"[a-z0-9]+", _fold(name)) if w not in _STOP_LATIN]
             self._words[name] = words
@@ -367,7 +368,7 @@ class CrossScriptLinker:
         floor = self._floor(self.threshold)
         digits = _digits(span)
         candidates = {n for p in forms for n in _candidates(self._by_skeleton_ko, _skeleton(p))
-                      if _digits(n) == digits}
+                      if self._digits.get(n, "") == digits}
         ranked = sorted(((max(similarity(p, self._ko_phon[n], floor) for p in forms), n)
                          for n in candidates), reverse=True)
         return self._clear_best(ranked, self._needed(skeleton))
@@ -423,14 +424,14 @@ class CrossScriptLinker:
         if len(skeleton) < self.min_consonants:
             return None
         digits = _digits(span)
-        ranked = sorted(((max(similarity(p, f) for f, pen in self._phon[n] if not pen), n)
+        ranked = sorted(((max(similarity(p, f) for f, pen, _ in self._phon[n] if not pen), n)
                          for n in self._by_skeleton.get(skeleton, ())
-                         if any(not pen for _, pen in self._phon[n])
+                         if any(not pen for _, pen, _ in self._phon[n])
                          and self._digits.get(n, "") == digits), reverse=True)
         return self._clear_best(ranked, EXACT_SCORE)
 
     def _link(self, span: str) -> Link | None:
-        found = self._ranked_link(span, None)
+        found = self._ranked_link(span)
         tokens = span.split()
         last = tokens[-1] if len(tokens) > 1 else ""
         if (found is None and _HANGUL_WORD.fullmatch(last)
@@ -447,9 +448,9 @@ class CrossScriptLinker:
                 found = Link(next(iter(spelled)), 1.0, 1.0)
         return found
 
-    def _ranked_link(self, span: str, min_score: float | None) -> Link | None:
+    def _ranked_link(self, span: str) -> Link | None:
         p = hangul_phonemes(span)
-        needed = max(min_score or 0.0, self._needed(_skeleton(p)))
+        needed = self._needed(_skeleton(p))
         # never above the threshold: _scores compares whole names with it
         scored = self._scores(span, p, min(self._floor(needed), self.threshold))
         ranked = sorted(((score, name) for name, score in scored.items()),
@@ -478,8 +479,8 @@ class CrossScriptLinker:
                 if self._digits.get(name, "") != digits:
                     continue  # numbers are written as numbers: "윈도우 8" is not Windows 7
                 # only the forms whose consonants are near get the weighted comparison
-                forms = [(d, f, pen) for f, pen in self._phon[name]
-                         if (d := Levenshtein.distance(skeleton, _skeleton(f),
+                forms = [(d, f, pen) for f, pen, form_skeleton in self._phon[name]
+                         if (d := Levenshtein.distance(skeleton, form_skeleton,
                                                        score_cutoff=cutoff)) <= cutoff]
                 if forms:
                     near.append((min(d for d, _, _ in forms), name, forms))
