@@ -106,6 +106,16 @@ def _cmc(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selec
 register_control("cmc", _cmc)
 
 
+def _caught_up(name: str, kept: Any, names: set[str]) -> Any:
+    """``cache[name]`` as built before this process wrote entities named ``names``,
+    brought up to date with them."""
+    if name == "linker":
+        kept.add(names)
+    elif name == "hangul_names":
+        kept = kept or any(HANGUL_SYLLABLE.search(n) for n in names)
+    return kept
+
+
 @dataclass
 class EvidenceReader:
     """Evidence for one namespace. Controls read the store through it."""
@@ -212,8 +222,8 @@ class EvidenceReader:
                 fresh = self.cache[name][1]
             with self._kept_lock:
                 added = self._refreshing.pop(name)
-                if added and isinstance(fresh, CrossScriptLinker):
-                    fresh.add(added)
+                if added:
+                    fresh = _caught_up(name, fresh, added)
                 self.cache[name] = (time.monotonic(), fresh)
 
         threading.Thread(target=rebuild, name=f"graphmem-{name}-{self.ns}", daemon=True).start()
@@ -235,14 +245,14 @@ class EvidenceReader:
     def names_added(self, names: set[str]) -> None:
         """Names just written by this process: added to the index in place (a rebuild per
         write would cost seconds at 100k names under a steady writer)."""
-        cached = self.cache.get("linker")
-        if cached is not None:
-            cached[1].add(names)
-        with self._kept_lock:
-            if "linker" in self._refreshing:  # the index being rebuilt must hold them too
-                self._refreshing["linker"].update(names)
-        if any(HANGUL_SYLLABLE.search(n) for n in names):
-            self.cache["hangul_names"] = (time.monotonic(), True)
+        with self._kept_lock:  # so that a rebuild finishing now cannot lose them
+            for pending in self._refreshing.values():  # what is being rebuilt holds them too
+                pending.update(names)
+            linker = self.cache.get("linker")
+            if _caught_up("hangul_names", False, names):
+                self.cache["hangul_names"] = (time.monotonic(), True)
+        if linker is not None:
+            linker[1].add(names)  # outside the lock: a first build holds it for seconds
 
     def _newest_within(self, budget_chars: int, page: int = 256) -> list[EvidenceRecord]:
         """The newest records, newest first, until one more than the budget holds: all
