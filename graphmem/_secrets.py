@@ -51,7 +51,8 @@ def _installation_secret() -> bytes:
     if len(key) < 32:
         raise InvalidInputError(
             f"{path} holds {len(key)} bytes; a record-id key needs 32. Restore it from a "
-            "backup, or set GRAPHMEM_RECORD_ID_SECRET")
+            "backup, or set GRAPHMEM_RECORD_ID_SECRET"
+        )
     return key
 
 

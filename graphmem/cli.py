@@ -26,13 +26,23 @@ def _json(obj: Any) -> None:
 
 
 _extractor_options = [
-    click.option("--extractor", type=click.Choice(EXTRACTOR_NAMES), default=None,
-                 help="How records without facts are read: none (kept raw), chat (rules, no "
-                 "model), llm (Ollama). Default: $GRAPHMEM_EXTRACTOR, else none."),
-    click.option("--ollama-url", default=None,
-                 help="Ollama base URL for --extractor llm (default: $GRAPHMEM_OLLAMA_URL)."),
-    click.option("--ollama-model", default=None,
-                 help="Ollama model for --extractor llm (default: $GRAPHMEM_OLLAMA_MODEL)."),
+    click.option(
+        "--extractor",
+        type=click.Choice(EXTRACTOR_NAMES),
+        default=None,
+        help="How records without facts are read: none (kept raw), chat (rules, no "
+        "model), llm (Ollama). Default: $GRAPHMEM_EXTRACTOR, else none.",
+    ),
+    click.option(
+        "--ollama-url",
+        default=None,
+        help="Ollama base URL for --extractor llm (default: $GRAPHMEM_OLLAMA_URL).",
+    ),
+    click.option(
+        "--ollama-model",
+        default=None,
+        help="Ollama model for --extractor llm (default: $GRAPHMEM_OLLAMA_MODEL).",
+    ),
 ]
 
 
@@ -42,8 +52,9 @@ def _with_extractor_options(f):
     return f
 
 
-def _memory_overrides(extractor: str | None, ollama_url: str | None,
-                      ollama_model: str | None) -> dict[str, Any]:
+def _memory_overrides(
+    extractor: str | None, ollama_url: str | None, ollama_model: str | None
+) -> dict[str, Any]:
     given = {"extractor": extractor, "ollama_url": ollama_url, "ollama_model": ollama_model}
     return {k: v for k, v in given.items() if v is not None}
 
@@ -74,10 +85,19 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group)
-@click.option("--uri", envvar="NEO4J_URI", default=None,
-              help="Bolt URI of Neo4j (default: $NEO4J_URI, else the local server).")
-@click.option("-n", "--namespace", default="default", show_default=True,
-              help="Whose memory: every read and write stays inside it.")
+@click.option(
+    "--uri",
+    envvar="NEO4J_URI",
+    default=None,
+    help="Bolt URI of Neo4j (default: $NEO4J_URI, else the local server).",
+)
+@click.option(
+    "-n",
+    "--namespace",
+    default="default",
+    show_default=True,
+    help="Whose memory: every read and write stays inside it.",
+)
 @click.pass_context
 def main(ctx: click.Context, uri: str | None, namespace: str) -> None:
     """graphmem: agent memory in Neo4j, with evidence, history and 'why'.
@@ -109,8 +129,12 @@ def _server(data_dir: str | None, bolt_port: int, http_port: int, heap: str | No
 
 
 _server_options = [
-    click.option("--data-dir", default=None, help="Where the database lives "
-                 "(default: $GRAPHMEM_HOME/server, GRAPHMEM_HOME defaults to ~/.cache/graphmem)."),
+    click.option(
+        "--data-dir",
+        default=None,
+        help="Where the database lives "
+        "(default: $GRAPHMEM_HOME/server, GRAPHMEM_HOME defaults to ~/.cache/graphmem).",
+    ),
     click.option("--bolt-port", default=7687, show_default=True),
     click.option("--http-port", default=7474, show_default=True),
 ]
@@ -124,8 +148,9 @@ def _with_server_options(f):
 
 @neo4j.command("start")
 @_with_server_options
-@click.option("--heap", default=None,
-              help="JVM heap, e.g. 2g (default $GRAPHMEM_NEO4J_HEAP or 2g).")
+@click.option(
+    "--heap", default=None, help="JVM heap, e.g. 2g (default $GRAPHMEM_NEO4J_HEAP or 2g)."
+)
 def neo4j_start(data_dir: str | None, bolt_port: int, http_port: int, heap: str | None) -> None:
     """Fetch (once) and start Neo4j 5.26; reuse it when already running.
 
@@ -146,9 +171,12 @@ def neo4j_start(data_dir: str | None, bolt_port: int, http_port: int, heap: str 
 
 @neo4j.command("stop")
 @_with_server_options
-@click.option("--no-compact", is_flag=True,
-              help="Stop at once, even when records were erased since the last compaction "
-                   "(their text then stays in Neo4j's files until `graphmem neo4j compact`).")
+@click.option(
+    "--no-compact",
+    is_flag=True,
+    help="Stop at once, even when records were erased since the last compaction "
+    "(their text then stays in Neo4j's files until `graphmem neo4j compact`).",
+)
 def neo4j_stop(data_dir: str | None, bolt_port: int, http_port: int, no_compact: bool) -> None:
     """Stop the local Neo4j (SIGTERM, then wait).
 
@@ -160,12 +188,13 @@ def neo4j_stop(data_dir: str | None, bolt_port: int, http_port: int, no_compact:
       graphmem neo4j stop
     """
     server = _server(data_dir, bolt_port, http_port, None)
-    erased = 0 if no_compact or not server.status().running else \
-        server.erasures_since_compaction()
+    erased = 0 if no_compact or not server.status().running else server.erasures_since_compaction()
     if erased:
-        click.echo(f"{erased} record(s) erased since the last compaction: rewriting the "
-                   "database so their text leaves the disk (--no-compact skips this)…",
-                   err=True)
+        click.echo(
+            f"{erased} record(s) erased since the last compaction: rewriting the "
+            "database so their text leaves the disk (--no-compact skips this)…",
+            err=True,
+        )
         _compact(server, keep_running=False)
         click.echo("Stopped Neo4j.")
         return
@@ -174,12 +203,15 @@ def neo4j_stop(data_dir: str | None, bolt_port: int, http_port: int, no_compact:
 
 
 def _compact(server, *, keep_running: bool) -> None:
-    report = server.compact(lambda step: click.echo(f"  {step}", err=True),
-                            keep_running=keep_running)
+    report = server.compact(
+        lambda step: click.echo(f"  {step}", err=True), keep_running=keep_running
+    )
     mib = 1024 * 1024
-    click.echo(f"Compacted {report['nodes']:,} nodes and {report['relationships']:,} "
-               f"relationships in {report['seconds']} s: store and logs "
-               f"{report['bytes_before'] / mib:.1f} MiB -> {report['bytes_after'] / mib:.1f} MiB.")
+    click.echo(
+        f"Compacted {report['nodes']:,} nodes and {report['relationships']:,} "
+        f"relationships in {report['seconds']} s: store and logs "
+        f"{report['bytes_before'] / mib:.1f} MiB -> {report['bytes_after'] / mib:.1f} MiB."
+    )
 
 
 @neo4j.command("compact")
@@ -214,8 +246,9 @@ def neo4j_status(data_dir: str | None, bolt_port: int, http_port: int, as_json: 
         _json(status.to_dict())
         return
     if status.running:
-        click.echo(f"running (pid {status.pid})  Bolt {status.bolt_url}  "
-                   f"Browser {status.browser_url}")
+        click.echo(
+            f"running (pid {status.pid})  Bolt {status.bolt_url}  Browser {status.browser_url}"
+        )
     else:
         click.echo(f"not running (data {status.data_dir})")
         sys.exit(3)
@@ -247,8 +280,14 @@ def demo(ctx: click.Context) -> None:
 @click.option("--batch-size", default=5000, show_default=True)
 @_with_extractor_options
 @click.pass_context
-def ingest(ctx: click.Context, path: str, batch_size: int, extractor: str | None,
-           ollama_url: str | None, ollama_model: str | None) -> None:
+def ingest(
+    ctx: click.Context,
+    path: str,
+    batch_size: int,
+    extractor: str | None,
+    ollama_url: str | None,
+    ollama_model: str | None,
+) -> None:
     """Store records from a JSONL file (one record object per line); exit 1 when any line
     or record could not be stored (the others are).
 
@@ -283,17 +322,25 @@ def ingest(ctx: click.Context, path: str, batch_size: int, extractor: str | None
 @click.argument("relation")
 @click.argument("value")
 @click.option("--text", default=None, help="The record's text (default: the fact itself).")
-@click.option("--intent", default="assert", show_default=True,
-              type=click.Choice(["assert", "update", "correct", "confirm"]))
+@click.option(
+    "--intent",
+    default="assert",
+    show_default=True,
+    type=click.Choice(["assert", "update", "correct", "confirm"]),
+)
 @click.option("--speaker", default=None)
-@click.option("--authority", default=None,
-              type=click.Choice(["hearsay", "first_person", "official", "system"]))
+@click.option(
+    "--authority",
+    default=None,
+    type=click.Choice(["hearsay", "first_person", "official", "system"]),
+)
 @click.option("--stated-at", default=None, help="When the value became true (ISO date).")
 @click.option("--record-id", default=None, help="The record's id (default: derived).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def remember(ctx: click.Context, subject: str, relation: str, value: str, as_json: bool,
-             **kw: Any) -> None:
+def remember(
+    ctx: click.Context, subject: str, relation: str, value: str, as_json: bool, **kw: Any
+) -> None:
     """Store one fact with its record.
 
     \b
@@ -338,12 +385,16 @@ def revoke(ctx: click.Context, subject: str, relation: str, as_json: bool, **kw:
 @click.argument("value")
 @click.option("--text", default=None, help="The record's text (default: 'confirmed: …').")
 @click.option("--speaker", default=None)
-@click.option("--authority", default=None,
-              type=click.Choice(["hearsay", "first_person", "official", "system"]))
+@click.option(
+    "--authority",
+    default=None,
+    type=click.Choice(["hearsay", "first_person", "official", "system"]),
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def resolve(ctx: click.Context, subject: str, relation: str, value: str, as_json: bool,
-            **kw: Any) -> None:
+def resolve(
+    ctx: click.Context, subject: str, relation: str, value: str, as_json: bool, **kw: Any
+) -> None:
     """Settle a contested key: VALUE becomes current, the others are contradicted.
 
     \b
@@ -371,8 +422,10 @@ def erase(ctx: click.Context, record_id: str, as_json: bool) -> None:
     if as_json:
         _json(r.to_dict())
         return
-    click.echo(f"erased {record_id}: {r.versions_removed} versions removed, "
-               f"{r.keys_rematerialized} keys re-materialized")
+    click.echo(
+        f"erased {record_id}: {r.versions_removed} versions removed, "
+        f"{r.keys_rematerialized} keys re-materialized"
+    )
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -429,9 +482,13 @@ def history(ctx: click.Context, subject: str, relation: str, as_json: bool) -> N
 @click.argument("subject")
 @click.argument("relation")
 @click.argument("at")
-@click.option("--axis", type=click.Choice(["valid", "transaction"]), default="valid",
-              show_default=True, help="valid: what held then; transaction: what memory "
-              "believed then.")
+@click.option(
+    "--axis",
+    type=click.Choice(["valid", "transaction"]),
+    default="valid",
+    show_default=True,
+    help="valid: what held then; transaction: what memory believed then.",
+)
 @click.pass_context
 def as_of(ctx: click.Context, subject: str, relation: str, at: str, axis: str) -> None:
     """The value that held at AT (an ISO date or datetime); exit 3 when none did.
@@ -449,8 +506,7 @@ def as_of(ctx: click.Context, subject: str, relation: str, at: str, axis: str) -
 
 
 @main.command()
-@click.option("--history", "with_history", is_flag=True,
-              help="Also say what each value replaced.")
+@click.option("--history", "with_history", is_flag=True, help="Also say what each value replaced.")
 @click.pass_context
 def state(ctx: click.Context, with_history: bool) -> None:
     """Every current value of the namespace, one 'subject relation = value' line each.
@@ -490,14 +546,24 @@ def audit(ctx: click.Context, name: str, as_json: bool) -> None:
 @main.command()
 @click.argument("question")
 @click.option("--hops", default=5, show_default=True, help="Closure depth (1-10).")
-@click.option("--budget", "budget_chars", default=60_000, show_default=True,
-              help="Characters of evidence, header included.")
-@click.option("--control", default="cmc", show_default=True,
-              help="How records are chosen: cmc, or a control a plugin registered.")
+@click.option(
+    "--budget",
+    "budget_chars",
+    default=60_000,
+    show_default=True,
+    help="Characters of evidence, header included.",
+)
+@click.option(
+    "--control",
+    default="cmc",
+    show_default=True,
+    help="How records are chosen: cmc, or a control a plugin registered.",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def evidence(ctx: click.Context, question: str, hops: int, budget_chars: int, control: str,
-             as_json: bool) -> None:
+def evidence(
+    ctx: click.Context, question: str, hops: int, budget_chars: int, control: str, as_json: bool
+) -> None:
     """The records a reader must see to answer QUESTION, in source order.
 
     \b
@@ -511,8 +577,10 @@ def evidence(ctx: click.Context, question: str, hops: int, budget_chars: int, co
 
         _json(evidence_to_dict(ev))
         return
-    click.echo(f"anchors: {', '.join(ev.anchors) or '(none)'}"
-               + ("   [no anchor: whole history]" if ev.fallback else ""))
+    click.echo(
+        f"anchors: {', '.join(ev.anchors) or '(none)'}"
+        + ("   [no anchor: whole history]" if ev.fallback else "")
+    )
     click.echo(f"keys: {len(ev.keys)}   records: {len(ev.records)}   chars: {ev.chars}")
     click.echo(ev.text)
 
@@ -521,20 +589,27 @@ def evidence(ctx: click.Context, question: str, hops: int, budget_chars: int, co
 @click.argument("request")
 @click.option("--partner", default="", help="Who the message is to.")
 @click.option("--now", default=None, help="ISO-8601 time of the message (default: now).")
-@click.option("--fresh/--snapshot", default=None,
-              help="Read Neo4j now, or serve the in-memory snapshot (default: configured).")
+@click.option(
+    "--fresh/--snapshot",
+    default=None,
+    help="Read Neo4j now, or serve the in-memory snapshot (default: configured).",
+)
 @click.option("--deadline-ms", type=float, default=None, help="A fresh read waits at most this.")
 @click.option("--k", type=int, default=None, help="At most this many lines.")
 @click.option("--max-chars", type=int, default=None, help="At most this many characters.")
-@click.option("--identity", default=None,
-              help="How the partner's namesakes are told apart: posterior, hard, participant, "
-              "none.")
-@click.option("--gate", default=None,
-              help="When to abstain: reading (default), slot, margin, none.")
+@click.option(
+    "--identity",
+    default=None,
+    help="How the partner's namesakes are told apart: posterior, hard, participant, none.",
+)
+@click.option(
+    "--gate", default=None, help="When to abstain: reading (default), slot, margin, none."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the whole block as JSON.")
 @click.pass_context
-def block(ctx: click.Context, request: str, partner: str, now: str | None, as_json: bool,
-          **options: Any) -> None:
+def block(
+    ctx: click.Context, request: str, partner: str, now: str | None, as_json: bool, **options: Any
+) -> None:
     """The '[Relevant memory]' block for an unfinished message (empty: nothing to add).
 
     \b
@@ -556,17 +631,37 @@ def block(ctx: click.Context, request: str, partner: str, now: str | None, as_js
 
 @main.command()
 @click.argument("question")
-@click.option("--reader-url", envvar="GRAPHMEM_READER_URL", required=True,
-              help="Ollama base URL of the reader LLM (default: $GRAPHMEM_READER_URL).")
-@click.option("--reader-model", envvar="GRAPHMEM_READER_MODEL", default=None,
-              help="The reader model (default: $GRAPHMEM_READER_MODEL, else the built-in).")
+@click.option(
+    "--reader-url",
+    envvar="GRAPHMEM_READER_URL",
+    required=True,
+    help="Ollama base URL of the reader LLM (default: $GRAPHMEM_READER_URL).",
+)
+@click.option(
+    "--reader-model",
+    envvar="GRAPHMEM_READER_MODEL",
+    default=None,
+    help="The reader model (default: $GRAPHMEM_READER_MODEL, else the built-in).",
+)
 @click.option("--hops", default=5, show_default=True, help="Closure depth (1-10).")
-@click.option("--budget", "budget_chars", default=60_000, show_default=True,
-              help="Characters of evidence, header included.")
+@click.option(
+    "--budget",
+    "budget_chars",
+    default=60_000,
+    show_default=True,
+    help="Characters of evidence, header included.",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def answer(ctx: click.Context, question: str, reader_url: str, reader_model: str | None,
-           hops: int, budget_chars: int, as_json: bool) -> None:
+def answer(
+    ctx: click.Context,
+    question: str,
+    reader_url: str,
+    reader_model: str | None,
+    hops: int,
+    budget_chars: int,
+    as_json: bool,
+) -> None:
     """Evidence for QUESTION, then one call to the reader LLM.
 
     \b
@@ -591,14 +686,31 @@ def answer(ctx: click.Context, question: str, reader_url: str, reader_model: str
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True)
-@click.option("--reader-url", envvar="GRAPHMEM_READER_URL", default=None,
-              help="Ollama base URL for POST answer (default: $GRAPHMEM_READER_URL; none: 503).")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Worker processes; each keeps its own block snapshots.")
+@click.option(
+    "--reader-url",
+    envvar="GRAPHMEM_READER_URL",
+    default=None,
+    help="Ollama base URL for POST answer (default: $GRAPHMEM_READER_URL; none: 503).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Worker processes; each keeps its own block snapshots.",
+)
 @_with_extractor_options
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, reader_url: str | None, workers: int,
-          extractor: str | None, ollama_url: str | None, ollama_model: str | None) -> None:
+def serve(
+    ctx: click.Context,
+    host: str,
+    port: int,
+    reader_url: str | None,
+    workers: int,
+    extractor: str | None,
+    ollama_url: str | None,
+    ollama_model: str | None,
+) -> None:
     """Run the REST API (/v1/{namespace}/…, docs at /docs) and MCP (/mcp/{namespace}).
 
     API keys come from $GRAPHMEM_API_KEYS as JSON, key → namespaces ("*": any); both
@@ -623,27 +735,39 @@ def serve(ctx: click.Context, host: str, port: int, reader_url: str | None, work
         overrides["reader_url"] = reader_url
     settings = _service_settings(ctx, **overrides)
     if not settings.api_keys:
-        click.echo("warning: GRAPHMEM_API_KEYS is not set; every /v1 request will get 401",
-                   err=True)
+        click.echo(
+            "warning: GRAPHMEM_API_KEYS is not set; every /v1 request will get 401", err=True
+        )
     if workers == 1:
         uvicorn.run(create_app(settings), host=host, port=port, http=http_protocol())
         return
     # Worker processes build their app from the environment: hand them this command's
     # choices (the URI of the Neo4j started here, the extractor, the reader) through it.
-    env = {"NEO4J_URI": settings.neo4j_uri,
-           "GRAPHMEM_NEO4J_HTTP": settings.memory.neo4j_http_url,
-           "GRAPHMEM_EXTRACTOR": extractor, "GRAPHMEM_OLLAMA_URL": ollama_url,
-           "GRAPHMEM_OLLAMA_MODEL": ollama_model, "GRAPHMEM_READER_URL": reader_url}
+    env = {
+        "NEO4J_URI": settings.neo4j_uri,
+        "GRAPHMEM_NEO4J_HTTP": settings.memory.neo4j_http_url,
+        "GRAPHMEM_EXTRACTOR": extractor,
+        "GRAPHMEM_OLLAMA_URL": ollama_url,
+        "GRAPHMEM_OLLAMA_MODEL": ollama_model,
+        "GRAPHMEM_READER_URL": reader_url,
+    }
     os.environ.update({k: v for k, v in env.items() if v})
-    uvicorn.run("graphmem.service.app:app_from_env", factory=True, workers=workers,
-                host=host, port=port, http=http_protocol())
+    uvicorn.run(
+        "graphmem.service.app:app_from_env",
+        factory=True,
+        workers=workers,
+        host=host,
+        port=port,
+        http=http_protocol(),
+    )
 
 
 @main.command()
 @_with_extractor_options
 @click.pass_context
-def mcp(ctx: click.Context, extractor: str | None, ollama_url: str | None,
-        ollama_model: str | None) -> None:
+def mcp(
+    ctx: click.Context, extractor: str | None, ollama_url: str | None, ollama_model: str | None
+) -> None:
     """Serve the namespace to an MCP client over stdio (an agent starts this command).
 
     The tools: remember, evidence, memory_block, why, history, revoke, resolve, erase,

@@ -52,8 +52,12 @@ DEFAULT_TIMEOUT = 120.0
 # -- wire format ---------------------------------------------------------------------------
 def _fact_json(f: Fact | Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(f, Fact):
-        return {"subject": f.subject, "relation": f.relation, "value": f.value,
-                "intent": str(f.intent)}
+        return {
+            "subject": f.subject,
+            "relation": f.relation,
+            "value": f.value,
+            "intent": str(f.intent),
+        }
     return dict(f)
 
 
@@ -61,9 +65,15 @@ def record_json(r: Record | Mapping[str, Any]) -> dict[str, Any]:
     """A ``Record`` (or a record mapping with ``Fact`` objects) as the JSON the service takes."""
     if isinstance(r, Record):
         out: dict[str, Any] = {
-            "text": r.text, "id": r.id, "pos": r.pos, "speaker": r.speaker,
-            "participants": list(r.participants) or None, "observed_at": r.observed_at,
-            "stated_at": r.stated_at, "source": r.source, "authority": int(r.authority),
+            "text": r.text,
+            "id": r.id,
+            "pos": r.pos,
+            "speaker": r.speaker,
+            "participants": list(r.participants) or None,
+            "observed_at": r.observed_at,
+            "stated_at": r.stated_at,
+            "source": r.source,
+            "authority": int(r.authority),
             "facts": None if r.facts is None else [_fact_json(f) for f in r.facts],
         }
         return {k: v for k, v in out.items() if v is not None}
@@ -103,8 +113,9 @@ def _raise_for(resp: httpx.Response) -> None:
 
 
 def _unreachable(base_url: str, exc: httpx.TransportError) -> ServiceError:
-    return ServiceError(f"cannot reach the graphmem service at {base_url}: "
-                        f"{type(exc).__name__}: {exc}")
+    return ServiceError(
+        f"cannot reach the graphmem service at {base_url}: {type(exc).__name__}: {exc}"
+    )
 
 
 class _Calls:
@@ -122,47 +133,71 @@ class _Calls:
     def _job_call(self, job_id: str) -> _Call[Job]:
         return _Call("GET", self._p(f"jobs/{quote(job_id, safe='')}"), Job.from_dict)
 
-    def _remember_call(self, subject: str, relation: str, value: str,
-                       kw: Mapping[str, Any]) -> _Call[WriteResult]:
+    def _remember_call(
+        self, subject: str, relation: str, value: str, kw: Mapping[str, Any]
+    ) -> _Call[WriteResult]:
         body = {"subject": subject, "relation": relation, "value": value, **kw}
         body["intent"] = str(body["intent"])
         return _Call("POST", self._p("remember"), WriteResult.from_dict, json=body)
 
-    def _revoke_call(self, subject: str, relation: str,
-                     kw: Mapping[str, Any]) -> _Call[WriteResult]:
-        return _Call("POST", self._p("revoke"), WriteResult.from_dict,
-                     json={"subject": subject, "relation": relation, **kw})
+    def _revoke_call(
+        self, subject: str, relation: str, kw: Mapping[str, Any]
+    ) -> _Call[WriteResult]:
+        return _Call(
+            "POST",
+            self._p("revoke"),
+            WriteResult.from_dict,
+            json={"subject": subject, "relation": relation, **kw},
+        )
 
-    def _resolve_call(self, subject: str, relation: str, value: str,
-                      kw: Mapping[str, Any]) -> _Call[WriteResult]:
-        return _Call("POST", self._p("resolve"), WriteResult.from_dict,
-                     json={"subject": subject, "relation": relation, "value": value, **kw})
+    def _resolve_call(
+        self, subject: str, relation: str, value: str, kw: Mapping[str, Any]
+    ) -> _Call[WriteResult]:
+        return _Call(
+            "POST",
+            self._p("resolve"),
+            WriteResult.from_dict,
+            json={"subject": subject, "relation": relation, "value": value, **kw},
+        )
 
     def _erase_call(self, record_id: str) -> _Call[EraseReport]:
-        return _Call("DELETE", self._p(f"records/{quote(str(record_id), safe='')}"),
-                     EraseReport.from_dict)
+        return _Call(
+            "DELETE", self._p(f"records/{quote(str(record_id), safe='')}"), EraseReport.from_dict
+        )
 
-    def _evidence_call(self, question: str, hops: int, budget_chars: int,
-                       control: str) -> _Call[Evidence]:
-        body = {"question": question, "hops": hops, "budget_chars": budget_chars,
-                "control": control}
+    def _evidence_call(
+        self, question: str, hops: int, budget_chars: int, control: str
+    ) -> _Call[Evidence]:
+        body = {
+            "question": question,
+            "hops": hops,
+            "budget_chars": budget_chars,
+            "control": control,
+        }
         return _Call("POST", self._p("evidence"), evidence_from_dict, json=body)
 
-    def _answer_call(self, question: str, hops: int, budget_chars: int, control: str,
-                     timeout: float | None) -> _Call[Answer]:
-        body = {"question": question, "hops": hops, "budget_chars": budget_chars,
-                "control": control, "timeout": timeout}
+    def _answer_call(
+        self, question: str, hops: int, budget_chars: int, control: str, timeout: float | None
+    ) -> _Call[Answer]:
+        body = {
+            "question": question,
+            "hops": hops,
+            "budget_chars": budget_chars,
+            "control": control,
+            "timeout": timeout,
+        }
         return _Call("POST", self._p("answer"), Answer.from_dict, json=body)
 
-    def _block_call(self, request: str, partner: str, now: str | None,
-                    options: Mapping[str, Any]) -> _Call[Block]:
+    def _block_call(
+        self, request: str, partner: str, now: str | None, options: Mapping[str, Any]
+    ) -> _Call[Block]:
         body = {"request": request, "partner": partner, "now": now, **options}
         return _Call("POST", self._p("block"), block_from_dict, json=body)
 
-    def _key_call(self, tail: str, subject: str, relation: str,
-                  parse: Callable[[Any], T]) -> _Call[T]:
-        return _Call("GET", self._p(tail), parse,
-                     params={"subject": subject, "relation": relation})
+    def _key_call(
+        self, tail: str, subject: str, relation: str, parse: Callable[[Any], T]
+    ) -> _Call[T]:
+        return _Call("GET", self._p(tail), parse, params={"subject": subject, "relation": relation})
 
     def _why_call(self, subject: str, relation: str) -> _Call[Explanation]:
         return self._key_call("why", subject, relation, Explanation.from_dict)
@@ -170,14 +205,18 @@ class _Calls:
     def _history_call(self, subject: str, relation: str) -> _Call[Rows]:
         return self._key_call("history", subject, relation, lambda d: d["operations"])
 
-    def _as_of_call(self, subject: str, relation: str, at: str,
-                    axis: str) -> _Call[str | None]:
-        return _Call("GET", self._p("as_of"), lambda d: d["value"],
-                     params={"subject": subject, "relation": relation, "at": at, "axis": axis})
+    def _as_of_call(self, subject: str, relation: str, at: str, axis: str) -> _Call[str | None]:
+        return _Call(
+            "GET",
+            self._p("as_of"),
+            lambda d: d["value"],
+            params={"subject": subject, "relation": relation, "at": at, "axis": axis},
+        )
 
     def _state_call(self, disclosure: str) -> _Call[str]:
-        return _Call("GET", self._p("state"), lambda d: d["text"],
-                     params={"disclosure": disclosure})
+        return _Call(
+            "GET", self._p("state"), lambda d: d["text"], params={"disclosure": disclosure}
+        )
 
     def _health_call(self) -> _Call[dict[str, Any]]:
         return _Call("GET", "/healthz", dict)
@@ -206,8 +245,9 @@ class Client(_Calls):
         self.namespace = validate_namespace(namespace)
         self.base_url = base_url.rstrip("/")
         self.poll_interval = poll_interval
-        self._http = httpx.Client(base_url=self.base_url, transport=transport,
-                                  timeout=timeout, headers=_headers(api_key))
+        self._http = httpx.Client(
+            base_url=self.base_url, transport=transport, timeout=timeout, headers=_headers(api_key)
+        )
 
     def close(self) -> None:
         self._http.close()
@@ -220,8 +260,7 @@ class Client(_Calls):
 
     def _send(self, call: _Call[Any]) -> httpx.Response:
         try:
-            resp = self._http.request(call.method, call.path, params=call.params,
-                                      json=call.json)
+            resp = self._http.request(call.method, call.path, params=call.params, json=call.json)
         except httpx.TransportError as exc:
             raise _unreachable(self.base_url, exc) from exc
         _raise_for(resp)
@@ -231,8 +270,9 @@ class Client(_Calls):
         return call.parse(self._send(call).json())
 
     # -- writing --------------------------------------------------------------------------
-    def ingest(self, records: Iterable[Record | Mapping[str, Any]], *,
-               wait_timeout: float | None = None) -> IngestReport:
+    def ingest(
+        self, records: Iterable[Record | Mapping[str, Any]], *, wait_timeout: float | None = None
+    ) -> IngestReport:
         """Store records; a batch the service runs as a job is waited for (polling)."""
         resp = self._send(self._ingest_call(records))
         if resp.status_code != 202:
@@ -251,26 +291,56 @@ class Client(_Calls):
         return self._do(self._job_call(job_id))
 
     def remember(
-        self, subject: str, relation: str, value: str, *, text: str | None = None,
-        intent: Intent | str = Intent.ASSERT, speaker: str | None = None,
-        source: str | None = None, authority: str | int | None = None,
-        stated_at: str | None = None, observed_at: str | None = None,
+        self,
+        subject: str,
+        relation: str,
+        value: str,
+        *,
+        text: str | None = None,
+        intent: Intent | str = Intent.ASSERT,
+        speaker: str | None = None,
+        source: str | None = None,
+        authority: str | int | None = None,
+        stated_at: str | None = None,
+        observed_at: str | None = None,
         record_id: str | None = None,
     ) -> WriteResult:
         """Store one fact with its record (``Memory.remember``)."""
-        kw = {"text": text, "intent": intent, "speaker": speaker, "source": source,
-              "authority": authority, "stated_at": stated_at, "observed_at": observed_at,
-              "record_id": record_id}
+        kw = {
+            "text": text,
+            "intent": intent,
+            "speaker": speaker,
+            "source": source,
+            "authority": authority,
+            "stated_at": stated_at,
+            "observed_at": observed_at,
+            "record_id": record_id,
+        }
         return self._do(self._remember_call(subject, relation, value, kw))
 
-    def revoke(self, subject: str, relation: str, *, value: str | None = None,
-               text: str | None = None, speaker: str | None = None) -> WriteResult:
+    def revoke(
+        self,
+        subject: str,
+        relation: str,
+        *,
+        value: str | None = None,
+        text: str | None = None,
+        speaker: str | None = None,
+    ) -> WriteResult:
         """Take back the current value (``Memory.revoke``)."""
         kw = {"value": value, "text": text, "speaker": speaker}
         return self._do(self._revoke_call(subject, relation, kw))
 
-    def resolve(self, subject: str, relation: str, value: str, *, text: str | None = None,
-                speaker: str | None = None, authority: str | int | None = None) -> WriteResult:
+    def resolve(
+        self,
+        subject: str,
+        relation: str,
+        value: str,
+        *,
+        text: str | None = None,
+        speaker: str | None = None,
+        authority: str | int | None = None,
+    ) -> WriteResult:
         """Settle a contested key (``Memory.resolve``)."""
         kw = {"text": text, "speaker": speaker, "authority": authority}
         return self._do(self._resolve_call(subject, relation, value, kw))
@@ -279,17 +349,26 @@ class Client(_Calls):
         return self._do(self._erase_call(record_id))
 
     # -- reading --------------------------------------------------------------------------
-    def evidence(self, question: str, hops: int = 5, budget_chars: int = 60_000,
-                 control: str = "cmc") -> Evidence:
+    def evidence(
+        self, question: str, hops: int = 5, budget_chars: int = 60_000, control: str = "cmc"
+    ) -> Evidence:
         return self._do(self._evidence_call(question, hops, budget_chars, control))
 
-    def answer(self, question: str, *, hops: int = 5, budget_chars: int = 60_000,
-               control: str = "cmc", timeout: float | None = None) -> Answer:
+    def answer(
+        self,
+        question: str,
+        *,
+        hops: int = 5,
+        budget_chars: int = 60_000,
+        control: str = "cmc",
+        timeout: float | None = None,
+    ) -> Answer:
         """Like ``Memory.answer`` with the service's reader (503 ServiceError when none)."""
         return self._do(self._answer_call(question, hops, budget_chars, control, timeout))
 
-    def block(self, request: str, partner: str = "", now: str | None = None,
-              **options: Any) -> Block:
+    def block(
+        self, request: str, partner: str = "", now: str | None = None, **options: Any
+    ) -> Block:
         """The memory block for an unfinished message to ``partner`` (``Memory.block``);
         ``options`` override the service's ``BlockOptions``."""
         return self._do(self._block_call(request, partner, now, options))
@@ -300,8 +379,9 @@ class Client(_Calls):
     def history(self, subject: str, relation: str) -> list[dict[str, Any]]:
         return self._do(self._history_call(subject, relation))
 
-    def as_of(self, subject: str, relation: str, at: str,
-              axis: Literal["valid", "transaction"] = "valid") -> str | None:
+    def as_of(
+        self, subject: str, relation: str, at: str, axis: Literal["valid", "transaction"] = "valid"
+    ) -> str | None:
         """The value that held at ``at`` (valid time), or that memory believed then."""
         return self._do(self._as_of_call(subject, relation, at, axis))
 
@@ -332,8 +412,9 @@ class AsyncClient(_Calls):
         self.namespace = validate_namespace(namespace)
         self.base_url = base_url.rstrip("/")
         self.poll_interval = poll_interval
-        self._http = httpx.AsyncClient(base_url=self.base_url, transport=transport,
-                                       timeout=timeout, headers=_headers(api_key))
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url, transport=transport, timeout=timeout, headers=_headers(api_key)
+        )
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -346,8 +427,9 @@ class AsyncClient(_Calls):
 
     async def _send(self, call: _Call[Any]) -> httpx.Response:
         try:
-            resp = await self._http.request(call.method, call.path, params=call.params,
-                                            json=call.json)
+            resp = await self._http.request(
+                call.method, call.path, params=call.params, json=call.json
+            )
         except httpx.TransportError as exc:
             raise _unreachable(self.base_url, exc) from exc
         _raise_for(resp)
@@ -356,8 +438,9 @@ class AsyncClient(_Calls):
     async def _do(self, call: _Call[T]) -> T:
         return call.parse((await self._send(call)).json())
 
-    async def ingest(self, records: Iterable[Record | Mapping[str, Any]], *,
-                     wait_timeout: float | None = None) -> IngestReport:
+    async def ingest(
+        self, records: Iterable[Record | Mapping[str, Any]], *, wait_timeout: float | None = None
+    ) -> IngestReport:
         resp = await self._send(self._ingest_call(records))
         if resp.status_code != 202:
             return IngestReport.from_dict(resp.json())
@@ -375,26 +458,56 @@ class AsyncClient(_Calls):
         return await self._do(self._job_call(job_id))
 
     async def remember(
-        self, subject: str, relation: str, value: str, *, text: str | None = None,
-        intent: Intent | str = Intent.ASSERT, speaker: str | None = None,
-        source: str | None = None, authority: str | int | None = None,
-        stated_at: str | None = None, observed_at: str | None = None,
+        self,
+        subject: str,
+        relation: str,
+        value: str,
+        *,
+        text: str | None = None,
+        intent: Intent | str = Intent.ASSERT,
+        speaker: str | None = None,
+        source: str | None = None,
+        authority: str | int | None = None,
+        stated_at: str | None = None,
+        observed_at: str | None = None,
         record_id: str | None = None,
     ) -> WriteResult:
         """Store one fact with its record (``Memory.remember``)."""
-        kw = {"text": text, "intent": intent, "speaker": speaker, "source": source,
-              "authority": authority, "stated_at": stated_at, "observed_at": observed_at,
-              "record_id": record_id}
+        kw = {
+            "text": text,
+            "intent": intent,
+            "speaker": speaker,
+            "source": source,
+            "authority": authority,
+            "stated_at": stated_at,
+            "observed_at": observed_at,
+            "record_id": record_id,
+        }
         return await self._do(self._remember_call(subject, relation, value, kw))
 
-    async def revoke(self, subject: str, relation: str, *, value: str | None = None,
-               text: str | None = None, speaker: str | None = None) -> WriteResult:
+    async def revoke(
+        self,
+        subject: str,
+        relation: str,
+        *,
+        value: str | None = None,
+        text: str | None = None,
+        speaker: str | None = None,
+    ) -> WriteResult:
         """Take back the current value (``Memory.revoke``)."""
         kw = {"value": value, "text": text, "speaker": speaker}
         return await self._do(self._revoke_call(subject, relation, kw))
 
-    async def resolve(self, subject: str, relation: str, value: str, *, text: str | None = None,
-                speaker: str | None = None, authority: str | int | None = None) -> WriteResult:
+    async def resolve(
+        self,
+        subject: str,
+        relation: str,
+        value: str,
+        *,
+        text: str | None = None,
+        speaker: str | None = None,
+        authority: str | int | None = None,
+    ) -> WriteResult:
         """Settle a contested key (``Memory.resolve``)."""
         kw = {"text": text, "speaker": speaker, "authority": authority}
         return await self._do(self._resolve_call(subject, relation, value, kw))
@@ -402,16 +515,25 @@ class AsyncClient(_Calls):
     async def erase(self, record_id: str) -> EraseReport:
         return await self._do(self._erase_call(record_id))
 
-    async def evidence(self, question: str, hops: int = 5, budget_chars: int = 60_000,
-                       control: str = "cmc") -> Evidence:
+    async def evidence(
+        self, question: str, hops: int = 5, budget_chars: int = 60_000, control: str = "cmc"
+    ) -> Evidence:
         return await self._do(self._evidence_call(question, hops, budget_chars, control))
 
-    async def answer(self, question: str, *, hops: int = 5, budget_chars: int = 60_000,
-                     control: str = "cmc", timeout: float | None = None) -> Answer:
+    async def answer(
+        self,
+        question: str,
+        *,
+        hops: int = 5,
+        budget_chars: int = 60_000,
+        control: str = "cmc",
+        timeout: float | None = None,
+    ) -> Answer:
         return await self._do(self._answer_call(question, hops, budget_chars, control, timeout))
 
-    async def block(self, request: str, partner: str = "", now: str | None = None,
-                    **options: Any) -> Block:
+    async def block(
+        self, request: str, partner: str = "", now: str | None = None, **options: Any
+    ) -> Block:
         """The memory block for an unfinished message to ``partner`` (``Memory.block``)."""
         return await self._do(self._block_call(request, partner, now, options))
 
@@ -421,8 +543,9 @@ class AsyncClient(_Calls):
     async def history(self, subject: str, relation: str) -> list[dict[str, Any]]:
         return await self._do(self._history_call(subject, relation))
 
-    async def as_of(self, subject: str, relation: str, at: str,
-                    axis: Literal["valid", "transaction"] = "valid") -> str | None:
+    async def as_of(
+        self, subject: str, relation: str, at: str, axis: Literal["valid", "transaction"] = "valid"
+    ) -> str | None:
         """The value that held at ``at`` (valid time), or that memory believed then."""
         return await self._do(self._as_of_call(subject, relation, at, axis))
 
@@ -454,5 +577,6 @@ def _finished(job: Job) -> IngestReport | None:
 
 def _check_deadline(deadline: float | None, job: Job) -> None:
     if deadline is not None and time.monotonic() > deadline:
-        raise ServiceError(f"ingest job {job.id} is still {job.status}; poll it with "
-                           f"job({job.id!r})", status=202)
+        raise ServiceError(
+            f"ingest job {job.id} is still {job.status}; poll it with job({job.id!r})", status=202
+        )

@@ -54,15 +54,15 @@ def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
     return str(value)
 
 
-def check_number(name: str, value: object, low: float, high: float,
-                 integer: bool = False) -> None:
+def check_number(name: str, value: object, low: float, high: float, integer: bool = False) -> None:
     """``value`` must be a number (an integer when asked) from ``low`` to ``high``; the
     one bounds check of every setting."""
     kind = int if integer else (int, float)
     if isinstance(value, bool) or not isinstance(value, kind) or not low <= value <= high:
         what = "an integer" if integer else "a number"
         raise InvalidInputError(
-            f"{name} must be {what} from {_plain(low)} to {_plain(high)}, got {value!r}")
+            f"{name} must be {what} from {_plain(low)} to {_plain(high)}, got {value!r}"
+        )
 
 
 def _plain(x: float) -> str:
@@ -171,15 +171,17 @@ class MemoryConfig:
             _choice("extractor", self.extractor, EXTRACTOR_NAMES)
             if self.extractor == "llm" and not self.ollama_url:
                 raise InvalidInputError(
-                    "extractor 'llm' needs an Ollama URL: set ollama_url "
-                    "(GRAPHMEM_OLLAMA_URL)")
+                    "extractor 'llm' needs an Ollama URL: set ollama_url (GRAPHMEM_OLLAMA_URL)"
+                )
         if not isinstance(self.block, BlockOptions):
             raise InvalidInputError("block must be a BlockOptions")
         if not isinstance(self.registry, RelationRegistry):
             raise InvalidInputError("registry must be a RelationRegistry")
         if self.neo4j_auth is not None and not (
-                isinstance(self.neo4j_auth, tuple) and len(self.neo4j_auth) == 2
-                and all(isinstance(x, str) for x in self.neo4j_auth)):
+            isinstance(self.neo4j_auth, tuple)
+            and len(self.neo4j_auth) == 2
+            and all(isinstance(x, str) for x in self.neo4j_auth)
+        ):
             raise InvalidInputError("neo4j_auth must be a (user, password) pair of strings")
         for flag in ("install_schema", "preserve_history", "seal_text"):
             if not isinstance(getattr(self, flag), bool):
@@ -197,7 +199,8 @@ class MemoryConfig:
         check_number("ollama_timeout", self.ollama_timeout, 0.1, 3600)
         check_number("neo4j_timeout", self.neo4j_timeout, 0.2, 600)
         if self.record_id_secret is not None and (
-                not isinstance(self.record_id_secret, str) or len(self.record_id_secret) < 16):
+            not isinstance(self.record_id_secret, str) or len(self.record_id_secret) < 16
+        ):
             raise InvalidInputError("record_id_secret must be a string of 16 or more characters")
         check_number("neo4j_write_timeout", self.neo4j_write_timeout, 1, 3600)
 
@@ -225,8 +228,10 @@ class MemoryConfig:
             try:
                 values["neo4j_timeout"] = float(env["GRAPHMEM_NEO4J_TIMEOUT"])
             except ValueError:
-                raise InvalidInputError("GRAPHMEM_NEO4J_TIMEOUT must be a number of seconds, "
-                                        f"got {env['GRAPHMEM_NEO4J_TIMEOUT']!r}") from None
+                raise InvalidInputError(
+                    "GRAPHMEM_NEO4J_TIMEOUT must be a number of seconds, "
+                    f"got {env['GRAPHMEM_NEO4J_TIMEOUT']!r}"
+                ) from None
         if env.get("GRAPHMEM_EXTRACTOR"):
             values["extractor"] = env["GRAPHMEM_EXTRACTOR"].strip().lower()
         if env.get("GRAPHMEM_OLLAMA_URL"):
@@ -238,8 +243,9 @@ class MemoryConfig:
         if env.get("GRAPHMEM_SEAL_TEXT"):
             flag = env["GRAPHMEM_SEAL_TEXT"].strip().lower()
             if flag not in ("1", "0", "true", "false", "yes", "no"):
-                raise InvalidInputError("GRAPHMEM_SEAL_TEXT must be 1 or 0, got "
-                                        f"{env['GRAPHMEM_SEAL_TEXT']!r}")
+                raise InvalidInputError(
+                    f"GRAPHMEM_SEAL_TEXT must be 1 or 0, got {env['GRAPHMEM_SEAL_TEXT']!r}"
+                )
             values["seal_text"] = flag in ("1", "true", "yes")
         if env.get("GRAPHMEM_KEY_STORE"):
             values["key_store"] = env["GRAPHMEM_KEY_STORE"]
@@ -256,14 +262,16 @@ class MemoryConfig:
         if unknown:
             raise InvalidInputError(
                 f"unknown configuration {sorted(unknown)}; MemoryConfig takes "
-                f"{sorted(f.name for f in fields(self))}")
+                f"{sorted(f.name for f in fields(self))}"
+            )
         return replace(self, **overrides)
 
     def registry_for(self, namespace: str) -> RelationRegistry:
         """A namespace's own copy of the configured registry."""
         r = self.registry
-        return RelationRegistry(dict(r.synonyms), dict(r.cardinality), r.strict,
-                                dict(r.value_types))
+        return RelationRegistry(
+            dict(r.synonyms), dict(r.cardinality), r.strict, dict(r.value_types)
+        )
 
     def build_extractor(self, registry: RelationRegistry | None = None) -> Extractor | None:
         """The extractor this configuration names (``None`` for ``none``), reading
@@ -282,8 +290,9 @@ class MemoryConfig:
         from graphmem.llm.ollama import DEFAULT_MODEL, OllamaClient
 
         assert self.ollama_url is not None  # checked in __post_init__
-        client = OllamaClient(self.ollama_url, model=self.ollama_model or DEFAULT_MODEL,
-                              timeout=self.ollama_timeout)
+        client = OllamaClient(
+            self.ollama_url, model=self.ollama_model or DEFAULT_MODEL, timeout=self.ollama_timeout
+        )
         return LLMExtractor(client, registry=registry or self.registry)
 
 

@@ -18,32 +18,73 @@ def run_demo(mem: Memory, echo: Callable[[str], None] = print) -> None:
         echo(f"   why: {why.text()}")
 
     echo(f"graphmem demo — namespace {mem.namespace!r}")
-    step("Minjun tells us his 5k time (first person)",
-         mem.remember(subject, relation, "27:12", text="내 5k 기록은 27:12야",
-                      speaker="Minjun", stated_at="2026-03-12"))
-    step("He beats it: the value changes (ACCEPT supersedes the old one)",
-         mem.remember(subject, relation, "25:50", text="PB 깼다 25:50!", speaker="Minjun",
-                      stated_at="2026-07-03", intent="update"))
-    step("That update was a mistake: REVOKE walks back to the previous value",
-         mem.revoke(subject, relation, text="아 25:50은 잘못 잰 거였어", speaker="Minjun"))
-    step("A friend says otherwise (hearsay cannot overwrite first-person: CONTEST)",
-         mem.remember(subject, relation, "26:40", text="Jiyoung: Minjun ran 26:40 last week",
-                      speaker="Jiyoung", authority="hearsay"))
-    step("The race results settle it (RESOLVE)",
-         mem.resolve(subject, relation, "26:40", text="Official results: M. Kim 26:40",
-                     authority="official"))
+    step(
+        "Minjun tells us his 5k time (first person)",
+        mem.remember(
+            subject,
+            relation,
+            "27:12",
+            text="내 5k 기록은 27:12야",
+            speaker="Minjun",
+            stated_at="2026-03-12",
+        ),
+    )
+    step(
+        "He beats it: the value changes (ACCEPT supersedes the old one)",
+        mem.remember(
+            subject,
+            relation,
+            "25:50",
+            text="PB 깼다 25:50!",
+            speaker="Minjun",
+            stated_at="2026-07-03",
+            intent="update",
+        ),
+    )
+    step(
+        "That update was a mistake: REVOKE walks back to the previous value",
+        mem.revoke(subject, relation, text="아 25:50은 잘못 잰 거였어", speaker="Minjun"),
+    )
+    step(
+        "A friend says otherwise (hearsay cannot overwrite first-person: CONTEST)",
+        mem.remember(
+            subject,
+            relation,
+            "26:40",
+            text="Jiyoung: Minjun ran 26:40 last week",
+            speaker="Jiyoung",
+            authority="hearsay",
+        ),
+    )
+    step(
+        "The race results settle it (RESOLVE)",
+        mem.resolve(
+            subject, relation, "26:40", text="Official results: M. Kim 26:40", authority="official"
+        ),
+    )
     echo("\n== A moved meeting, in Korean and English")
     from graphmem.domain.model import Fact, Record
 
-    mem.ingest([
-        Record("주간 회의는 A회의실에서 해요.", id="demo-1", speaker="지영",
-               participants=("김민준",), facts=(Fact("주간 회의", "회의실", "A회의실"),)),
-        Record("A회의실 is on floor 2.", id="demo-2", facts=(Fact("A회의실", "floor", "2"),)),
-        Record("B회의실 is on floor 5.", id="demo-3", facts=(Fact("B회의실", "floor", "5"),)),
-        Record("주간 회의 moved to B회의실 (room A is being renovated).", id="demo-4",
-               speaker="지영", participants=("김민준",),
-               facts=(Fact("주간 회의", "회의실", "B회의실", "update"),)),
-    ])
+    mem.ingest(
+        [
+            Record(
+                "주간 회의는 A회의실에서 해요.",
+                id="demo-1",
+                speaker="지영",
+                participants=("김민준",),
+                facts=(Fact("주간 회의", "회의실", "A회의실"),),
+            ),
+            Record("A회의실 is on floor 2.", id="demo-2", facts=(Fact("A회의실", "floor", "2"),)),
+            Record("B회의실 is on floor 5.", id="demo-3", facts=(Fact("B회의실", "floor", "5"),)),
+            Record(
+                "주간 회의 moved to B회의실 (room A is being renovated).",
+                id="demo-4",
+                speaker="지영",
+                participants=("김민준",),
+                facts=(Fact("주간 회의", "회의실", "B회의실", "update"),),
+            ),
+        ]
+    )
     question = "주간 회의는 몇 층이에요?"
     ev = mem.evidence(question)
     echo(f"   question: {question}")
@@ -55,8 +96,9 @@ def run_demo(mem: Memory, echo: Callable[[str], None] = print) -> None:
 
     echo("\n== History (the op log, as stored in Neo4j)")
     for op in mem.history(subject, relation):
-        echo(f"   {op['pos']:>2} {op['kind']:<8} {op['fact']['value'] or '-':<6} "
-             f"from {op['text']!r}")
+        echo(
+            f"   {op['pos']:>2} {op['kind']:<8} {op['fact']['value'] or '-':<6} from {op['text']!r}"
+        )
     audit = mem.audit("two_heads")
     echo(f"\nAudit 'keys with two heads': {len(audit)} (must be 0)")
     link = mem.why(subject, relation).browser_url

@@ -34,8 +34,15 @@ class BrowserTarget:
     no_auth: bool
 
 
-def explain(store: Store, ns: str, subject: str, relation: str, *, set_valued: bool,
-            browser: BrowserTarget | None = None) -> Explanation:
+def explain(
+    store: Store,
+    ns: str,
+    subject: str,
+    relation: str,
+    *,
+    set_valued: bool,
+    browser: BrowserTarget | None = None,
+) -> Explanation:
     """Every version of (subject, relation) — of each member, when set-valued."""
     key = make_key(subject, relation)
     versions = store.key_versions_detail(ns, key, set_valued=set_valued)
@@ -44,10 +51,18 @@ def explain(store: Store, ns: str, subject: str, relation: str, *, set_valued: b
     params = {"kid": kid}
     link = None
     if browser is not None and browser.http_url and not set_valued:
-        link = browser_link(browser.http_url, cypher("why_graph"), params, browser.bolt_url,
-                            no_auth=browser.no_auth)
-    return Explanation(subject, relation, heads[-1] if heads else None, versions,
-                       cypher=cypher("why_graph"), params=params, browser_url=link)
+        link = browser_link(
+            browser.http_url, cypher("why_graph"), params, browser.bolt_url, no_auth=browser.no_auth
+        )
+    return Explanation(
+        subject,
+        relation,
+        heads[-1] if heads else None,
+        versions,
+        cypher=cypher("why_graph"),
+        params=params,
+        browser_url=link,
+    )
 
 
 def _fact_index(op_uid: str) -> int:
@@ -62,9 +77,13 @@ def believed_at(store: Store, controller: Controller, ns: str, key: str, at: str
         f = entry.fact or {}
         fact = Fact(f["subject"], f["relation"], f.get("value") or "", Intent(f["intent"]))
         ctx = FactContext(
-            record_uid=entry.record_uid, pos=entry.pos, observed_at=entry.at,
-            stated_at=f.get("stated_at"), authority=int(f.get("authority") or 1),
-            source=f.get("source"), fact_index=_fact_index(entry.uid),
+            record_uid=entry.record_uid,
+            pos=entry.pos,
+            observed_at=entry.at,
+            stated_at=f.get("stated_at"),
+            authority=int(f.get("authority") or 1),
+            source=f.get("source"),
+            fact_index=_fact_index(entry.uid),
         )
         controller.apply(state, fact, ctx, plan)
     head = state.head()
@@ -77,8 +96,13 @@ def cypher_literal(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False).replace(KEY_SEP, "\\u" + f"{ord(KEY_SEP):04x}")
 
 
-def browser_link(http_url: str, query: str, params: Mapping[str, Any],
-                 bolt_url: str | None = None, no_auth: bool = False) -> str:
+def browser_link(
+    http_url: str,
+    query: str,
+    params: Mapping[str, Any],
+    bolt_url: str | None = None,
+    no_auth: bool = False,
+) -> str:
     """A Neo4j Browser URL that connects and opens with the query in the editor: one click
     on Run shows the evidence. Parameters are written into the query as literals (JSON
     string escapes are Cypher's), so the auditor sees exactly what runs."""

@@ -47,10 +47,16 @@ class _Prepared:
 class IngestPipeline:
     """Writes records into one namespace (``Memory.ingest`` and the one-fact writes)."""
 
-    def __init__(self, store: Store, namespace: str, controller: Controller,
-                 registry: RelationRegistry, extractor: Extractor | None,
-                 soft_keys: SoftKeyMatcher | None = None,
-                 record_key: bytes = b"graphmem") -> None:
+    def __init__(
+        self,
+        store: Store,
+        namespace: str,
+        controller: Controller,
+        registry: RelationRegistry,
+        extractor: Extractor | None,
+        soft_keys: SoftKeyMatcher | None = None,
+        record_key: bytes = b"graphmem",
+    ) -> None:
         self.store = store
         self.record_key = record_key  # keys the ids of records sent without one
         self.ns = namespace
@@ -64,10 +70,18 @@ class IngestPipeline:
     def record_uid(self, record_id: str) -> str:
         return f"{self.ns}/{record_id}"
 
-    def ingest(self, records: Iterable[Record | Mapping[str, Any]], *,
-               batch_size: int = 5000, progress: bool = False) -> IngestReport:
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) \
-                or not 1 <= batch_size <= 100_000:
+    def ingest(
+        self,
+        records: Iterable[Record | Mapping[str, Any]],
+        *,
+        batch_size: int = 5000,
+        progress: bool = False,
+    ) -> IngestReport:
+        if (
+            isinstance(batch_size, bool)
+            or not isinstance(batch_size, int)
+            or not 1 <= batch_size <= 100_000
+        ):
             raise InvalidInputError(f"batch_size must be 1-100000, got {batch_size!r}")
         t0 = time.perf_counter()
         report = IngestReport()
@@ -127,8 +141,9 @@ class IngestPipeline:
                     out[u] = "stored"
             return out
 
-        def lookup(read: Callable[[str, Iterable[str]], Mapping[str, str]],
-                   uids: list[str]) -> dict[str, str]:
+        def lookup(
+            read: Callable[[str, Iterable[str]], Mapping[str, str]], uids: list[str]
+        ) -> dict[str, str]:
             olds = [legacy[u] for u in uids if u in legacy]
             return known_of(uids, read(self.ns, [*uids, *olds]))
 
@@ -182,8 +197,9 @@ class IngestPipeline:
             self.on_names({n for v in plan.new_versions.values() for n in (v.subject, v.value)})
         return plan
 
-    def _prepare(self, candidates: list[tuple[str, Record]], report: IngestReport
-                 ) -> tuple[list[_Prepared], dict[str, ParseStatus]]:
+    def _prepare(
+        self, candidates: list[tuple[str, Record]], report: IngestReport
+    ) -> tuple[list[_Prepared], dict[str, ParseStatus]]:
         now = utc_now_iso()
         prepared: list[_Prepared] = []
         statuses: dict[str, ParseStatus] = {}
@@ -200,18 +216,34 @@ class IngestPipeline:
             statuses[uid] = extraction.status
             observed = r.observed_at or now
             row = {
-                "uid": uid, "ns": self.ns, "record_id": r.id, "pos": r.pos, "text": r.text,
-                "speaker": r.speaker, "participants": list(r.participants),
-                "observed_at": observed, "stated_at": r.stated_at, "source": r.source,
-                "authority": int(r.authority), "parse": str(extraction.status),
+                "uid": uid,
+                "ns": self.ns,
+                "record_id": r.id,
+                "pos": r.pos,
+                "text": r.text,
+                "speaker": r.speaker,
+                "participants": list(r.participants),
+                "observed_at": observed,
+                "stated_at": r.stated_at,
+                "source": r.source,
+                "authority": int(r.authority),
+                "parse": str(extraction.status),
                 "parse_note": extraction.reason or None,
             }
             work = [
-                (key, FactContext(
-                    record_uid=uid, pos=r.pos if r.pos is not None else -1, fact_index=i,
-                    observed_at=observed, stated_at=r.stated_at, authority=int(r.authority),
-                    source=r.source_identity,
-                ), fact)
+                (
+                    key,
+                    FactContext(
+                        record_uid=uid,
+                        pos=r.pos if r.pos is not None else -1,
+                        fact_index=i,
+                        observed_at=observed,
+                        stated_at=r.stated_at,
+                        authority=int(r.authority),
+                        source=r.source_identity,
+                    ),
+                    fact,
+                )
                 for i, (fact, key) in enumerate(zip(extraction.facts, keys, strict=True))
             ]
             prepared.append(_Prepared(uid, row, work))
@@ -224,12 +256,16 @@ class IngestPipeline:
         if nxt + needed > MAX_POS:
             raise InvalidInputError(
                 f"namespace {self.ns!r} has no positions left for {needed} more records "
-                f"(the highest is {nxt - 1:,}); erase the records numbered near {MAX_POS:,}")
+                f"(the highest is {nxt - 1:,}); erase the records numbered near {MAX_POS:,}"
+            )
         out = []
         for p in rows:
             if p.row["pos"] is None:
-                p = _Prepared(p.uid, {**p.row, "pos": nxt},
-                              [(k, replace(ctx, pos=nxt), f) for k, ctx, f in p.work])
+                p = _Prepared(
+                    p.uid,
+                    {**p.row, "pos": nxt},
+                    [(k, replace(ctx, pos=nxt), f) for k, ctx, f in p.work],
+                )
                 nxt += 1
             out.append(p)
         return out

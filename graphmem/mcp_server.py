@@ -49,8 +49,17 @@ log = logging.getLogger("graphmem.mcp")
 NAMESPACE_SCOPE_KEY = "graphmem.namespace"
 
 # Every tool, in the order an agent meets them (the parity test reads this).
-TOOLS = ("remember", "evidence", "memory_block", "why", "history", "revoke", "resolve",
-         "erase", "audit")
+TOOLS = (
+    "remember",
+    "evidence",
+    "memory_block",
+    "why",
+    "history",
+    "revoke",
+    "resolve",
+    "erase",
+    "audit",
+)
 
 INSTRUCTIONS = """\
 graphmem is your long-term memory. It keeps every fact with the message it came from and
@@ -68,8 +77,12 @@ what it replaced, and knows the current value of each (subject, relation).
 T = TypeVar("T")
 
 Subject = Annotated[str, Field(description="who or what the fact is about, e.g. 'Minjun'")]
-Relation = Annotated[str, Field(
-    description="the attribute, in the user's words, e.g. 'standup time', '5k personal best'")]
+Relation = Annotated[
+    str,
+    Field(
+        description="the attribute, in the user's words, e.g. 'standup time', '5k personal best'"
+    ),
+]
 Speaker = Annotated[str | None, Field(description="who said it, when known")]
 
 
@@ -87,8 +100,9 @@ def _run(fn: Callable[[], T]) -> T:
         raise ToolError(_problem_text(exc)) from None
     except Exception:
         log.exception("MCP tool failed")
-        raise ToolError("Internal server error: an unexpected error occurred; the "
-                        "server log has the details") from None
+        raise ToolError(
+            "Internal server error: an unexpected error occurred; the server log has the details"
+        ) from None
 
 
 def build_mcp(service: Service, namespace: str | None = None) -> MCPServer:
@@ -124,25 +138,37 @@ def build_mcp(service: Service, namespace: str | None = None) -> MCPServer:
     server: MCPServer = MCPServer("graphmem", version=__version__, instructions=INSTRUCTIONS)
     reading = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
 
-    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False,
-                                             idempotentHint=False, openWorldHint=False))
+    @server.tool(
+        annotations=ToolAnnotations(
+            readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False
+        )
+    )
     def remember(
         ctx: Context,
-        text: Annotated[str | None, Field(
-            description="the message as the user said it: the evidence kept with the fact, "
-            "or, without subject/relation/value, the message graphmem extracts facts from")
+        text: Annotated[
+            str | None,
+            Field(
+                description="the message as the user said it: the evidence kept with the fact, "
+                "or, without subject/relation/value, the message graphmem extracts facts from"
+            ),
         ] = None,
         subject: Subject | None = None,
         relation: Relation | None = None,
         value: Annotated[str | None, Field(description="the value, e.g. '9:30'")] = None,
-        intent: Annotated[Literal["assert", "update", "correct", "confirm"], Field(
-            description="assert: a new fact; update: the value changed; correct: the old "
-            "value was wrong; confirm: the current value is right")] = "assert",
+        intent: Annotated[
+            Literal["assert", "update", "correct", "confirm"],
+            Field(
+                description="assert: a new fact; update: the value changed; correct: the old "
+                "value was wrong; confirm: the current value is right"
+            ),
+        ] = "assert",
         speaker: Speaker = None,
-        stated_at: Annotated[str | None, Field(
-            description="ISO date when the value became true, if said")] = None,
-        record_id: Annotated[str | None, Field(
-            description="your id for the message (default: derived)")] = None,
+        stated_at: Annotated[
+            str | None, Field(description="ISO date when the value became true, if said")
+        ] = None,
+        record_id: Annotated[
+            str | None, Field(description="your id for the message (default: derived)")
+        ] = None,
     ) -> dict[str, Any]:
         """Remember what the user told you, with the message as evidence.
 
@@ -152,15 +178,33 @@ def build_mcp(service: Service, namespace: str | None = None) -> MCPServer:
         fact = (subject, relation, value)
         if all(part is not None for part in fact):
             assert subject is not None and relation is not None and value is not None
-            return write(ctx, lambda mem: mem.remember(
-                subject, relation, value, text=text, intent=intent, speaker=speaker,
-                stated_at=stated_at, record_id=record_id).to_dict())
+            return write(
+                ctx,
+                lambda mem: mem.remember(
+                    subject,
+                    relation,
+                    value,
+                    text=text,
+                    intent=intent,
+                    speaker=speaker,
+                    stated_at=stated_at,
+                    record_id=record_id,
+                ).to_dict(),
+            )
         if any(part is not None for part in fact):
-            raise ToolError(_problem_text(InvalidInputError(
-                "give subject, relation and value together, or only text")))
+            raise ToolError(
+                _problem_text(
+                    InvalidInputError("give subject, relation and value together, or only text")
+                )
+            )
         if not text:
-            raise ToolError(_problem_text(InvalidInputError(
-                "nothing to remember: give text, or subject, relation and value")))
+            raise ToolError(
+                _problem_text(
+                    InvalidInputError(
+                        "nothing to remember: give text, or subject, relation and value"
+                    )
+                )
+            )
         record = {"text": text, "speaker": speaker, "stated_at": stated_at, "id": record_id}
         given = {k: v for k, v in record.items() if v is not None}
         return write(ctx, lambda mem: mem.ingest([given]).to_dict())
@@ -169,33 +213,43 @@ def build_mcp(service: Service, namespace: str | None = None) -> MCPServer:
     def evidence(
         ctx: Context,
         question: Annotated[str, Field(description="the question to answer")],
-        budget_chars: Annotated[int, Field(ge=200, le=200_000, description=(
-            "at most this many characters of evidence"))] = 6000,
+        budget_chars: Annotated[
+            int, Field(ge=200, le=200_000, description=("at most this many characters of evidence"))
+        ] = 6000,
         hops: Annotated[int, Field(ge=1, le=10, description="how far to follow links")] = 5,
     ) -> dict[str, Any]:
         """The original messages you must read to answer a question that may need several
         facts (e.g. 'Which country is the author of X a citizen of?'): current facts
         reached from the question's names, in the order they were said."""
-        ev = read(ctx, lambda mem: mem.evidence(question, hops=hops,
-                                                budget_chars=budget_chars))
+        ev = read(ctx, lambda mem: mem.evidence(question, hops=hops, budget_chars=budget_chars))
         return evidence_to_dict(ev)
 
     @server.tool(annotations=reading)
     def memory_block(
         ctx: Context,
-        request: Annotated[str, Field(
-            description="the user's latest message or your unfinished reply")],
-        partner: Annotated[str, Field(
-            description="the person you are talking to (tells namesakes apart)")] = "",
+        request: Annotated[
+            str, Field(description="the user's latest message or your unfinished reply")
+        ],
+        partner: Annotated[
+            str, Field(description="the person you are talking to (tells namesakes apart)")
+        ] = "",
         now: Annotated[str | None, Field(description="ISO time of the message")] = None,
-        k: Annotated[int | None, Field(ge=1, le=50, description="at most this many lines")
-                     ] = None,
-        max_chars: Annotated[int | None, Field(ge=40, le=20_000, description=(
-            "at most this many characters"))] = None,
-        fresh: Annotated[bool | None, Field(description=(
-            "read the database now instead of the in-memory snapshot"))] = None,
-        deadline_ms: Annotated[float | None, Field(ge=0, le=60_000, description=(
-            "with fresh: wait at most this long, then serve the snapshot"))] = None,
+        k: Annotated[int | None, Field(ge=1, le=50, description="at most this many lines")] = None,
+        max_chars: Annotated[
+            int | None, Field(ge=40, le=20_000, description=("at most this many characters"))
+        ] = None,
+        fresh: Annotated[
+            bool | None,
+            Field(description=("read the database now instead of the in-memory snapshot")),
+        ] = None,
+        deadline_ms: Annotated[
+            float | None,
+            Field(
+                ge=0,
+                le=60_000,
+                description=("with fresh: wait at most this long, then serve the snapshot"),
+            ),
+        ] = None,
     ) -> dict[str, Any]:
         """The few current memory lines worth reading before you reply, about the right
         person. `text` is empty and `abstained` true when nothing applies: then add
@@ -217,40 +271,56 @@ def build_mcp(service: Service, namespace: str | None = None) -> MCPServer:
         ops = read(ctx, lambda mem: mem.history(subject, relation))
         return {"subject": subject, "relation": relation, "operations": ops}
 
-    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True,
-                                             openWorldHint=False))
+    @server.tool(
+        annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False)
+    )
     def revoke(
-        ctx: Context, subject: Subject, relation: Relation,
-        value: Annotated[str | None, Field(
-            description="for a fact with several values: the one to take back")] = None,
-        text: Annotated[str | None, Field(description="the message that took it back")
-                        ] = None,
+        ctx: Context,
+        subject: Subject,
+        relation: Relation,
+        value: Annotated[
+            str | None, Field(description="for a fact with several values: the one to take back")
+        ] = None,
+        text: Annotated[str | None, Field(description="the message that took it back")] = None,
         speaker: Speaker = None,
     ) -> dict[str, Any]:
         """Take back the current value (the user retracted it): the value before it becomes
         current again. Fails when the fact has no current value."""
-        return write(ctx, lambda mem: mem.revoke(subject, relation, value=value, text=text,
-                                                 speaker=speaker).to_dict())
+        return write(
+            ctx,
+            lambda mem: mem.revoke(
+                subject, relation, value=value, text=text, speaker=speaker
+            ).to_dict(),
+        )
 
-    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True,
-                                             openWorldHint=False))
+    @server.tool(
+        annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False)
+    )
     def resolve(
-        ctx: Context, subject: Subject, relation: Relation,
+        ctx: Context,
+        subject: Subject,
+        relation: Relation,
         value: Annotated[str, Field(description="the value that is right")],
         text: Annotated[str | None, Field(description="the message that settled it")] = None,
         speaker: Speaker = None,
     ) -> dict[str, Any]:
         """Settle a contested fact (two sources disagree): `value` becomes current. Fails
         when the fact is not contested; use remember with intent 'update' instead."""
-        return write(ctx, lambda mem: mem.resolve(subject, relation, value, text=text,
-                                                  speaker=speaker).to_dict())
+        return write(
+            ctx,
+            lambda mem: mem.resolve(subject, relation, value, text=text, speaker=speaker).to_dict(),
+        )
 
-    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True,
-                                             idempotentHint=True, openWorldHint=False))
+    @server.tool(
+        annotations=ToolAnnotations(
+            readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False
+        )
+    )
     def erase(
         ctx: Context,
-        record_id: Annotated[str, Field(
-            description="the id of the message to forget (see why/history)")],
+        record_id: Annotated[
+            str, Field(description="the id of the message to forget (see why/history)")
+        ],
     ) -> dict[str, Any]:
         """Forget a message for good (a person asked): its text and every value only it
         supported are erased; facts fall back to what other messages support."""
@@ -259,22 +329,39 @@ def build_mcp(service: Service, namespace: str | None = None) -> MCPServer:
     @server.tool(annotations=reading)
     def audit(
         ctx: Context,
-        name: Annotated[str, Field(description=(
-            "two_heads, contested_keys, revoked_values, versions_without_evidence, "
-            "supersedes_cycles, supersedes_forward, status_labels or heads"))],
+        name: Annotated[
+            str,
+            Field(
+                description=(
+                    "two_heads, contested_keys, revoked_values, versions_without_evidence, "
+                    "supersedes_cycles, supersedes_forward, status_labels or heads"
+                )
+            ),
+        ],
     ) -> dict[str, Any]:
         """Run a named read-only consistency check; an empty list of rows means it holds
         (heads lists every current value)."""
         return {"name": name, "rows": read(ctx, lambda mem: mem.audit(name))}
 
-    @server.resource("graphmem://why/{subject}/{relation}", mime_type="application/json",
-                     description="Why a fact is remembered, with the Cypher query to run in "
-                     "Neo4j Browser and a link that opens it.")
+    @server.resource(
+        "graphmem://why/{subject}/{relation}",
+        mime_type="application/json",
+        description="Why a fact is remembered, with the Cypher query to run in "
+        "Neo4j Browser and a link that opens it.",
+    )
     def why_resource(subject: str, relation: str, ctx: Context) -> str:
         exp = read(ctx, lambda mem: mem.why(subject, relation))
-        return json.dumps({"text": exp.text(), "cypher": exp.cypher, "params": exp.params,
-                           "browser_url": exp.browser_url, **exp.to_dict()},
-                          ensure_ascii=False, default=str)
+        return json.dumps(
+            {
+                "text": exp.text(),
+                "cypher": exp.cypher,
+                "params": exp.params,
+                "browser_url": exp.browser_url,
+                **exp.to_dict(),
+            },
+            ensure_ascii=False,
+            default=str,
+        )
 
     return server
 
@@ -299,8 +386,10 @@ class McpEndpoint:
         # trusts only an API key sent explicitly with each request, which a rebound page
         # does not have. Host checks would only refuse legitimate proxies.
         self.server.streamable_http_app(
-            stateless_http=True, json_response=True,
-            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
+            stateless_http=True,
+            json_response=True,
+            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        )
         sessions = self.server.session_manager
         async with sessions.run():
             self.sessions = sessions
@@ -310,8 +399,9 @@ class McpEndpoint:
                 self.sessions = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
-                   for k, v in scope.get("headers", [])}
+        headers = {
+            k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])
+        }
         auth = headers.get("authorization", "")
         key = auth[7:].strip() if auth.lower().startswith("bearer ") else headers.get("x-api-key")
         ns = str(scope.get("path_params", {}).get("namespace", ""))
@@ -319,18 +409,22 @@ class McpEndpoint:
             refusal = self.service.keys.refusal(key, ns)
         except InvalidInputError as exc:
             kind = problem_kind(exc)
-            await problem_response(kind.status, str(exc), type_=kind.type,
-                                   title=kind.title)(scope, receive, send)
+            await problem_response(kind.status, str(exc), type_=kind.type, title=kind.title)(
+                scope, receive, send
+            )
             return
         if refusal is not None:
-            await problem_response(refusal.status, refusal.detail,
-                                   headers=refusal.headers)(scope, receive, send)
+            await problem_response(refusal.status, refusal.detail, headers=refusal.headers)(
+                scope, receive, send
+            )
             return
         sessions = self.sessions
         if sessions is None:
-            await problem_response(503, "the MCP endpoint is not running (the app is "
-                                   "starting or stopping); retry",
-                                   headers={"Retry-After": "1"})(scope, receive, send)
+            await problem_response(
+                503,
+                "the MCP endpoint is not running (the app is starting or stopping); retry",
+                headers={"Retry-After": "1"},
+            )(scope, receive, send)
             return
         await sessions.handle_request({**scope, NAMESPACE_SCOPE_KEY: ns}, receive, send)
 

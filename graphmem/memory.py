@@ -48,39 +48,60 @@ from graphmem.store.protocol import Store, StoreTransaction
 
 __all__ = ["Memory", "validate_namespace"]
 
+
 class Memory:
     """One namespace of agent memory stored in Neo4j."""
 
-    def __init__(self, store: Store, namespace: str = "default",
-                 config: MemoryConfig | None = None, *, bolt_url: str | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        namespace: str = "default",
+        config: MemoryConfig | None = None,
+        *,
+        bolt_url: str | None = None,
+    ) -> None:
         self.store = store
         self.namespace = validate_namespace(namespace)
         self.config = config or MemoryConfig()
         self.registry: RelationRegistry = self.config.registry_for(self.namespace)
-        self.controller = Controller(self.registry, namespace=self.namespace,
-                                     preserve_history=self.config.preserve_history)
+        self.controller = Controller(
+            self.registry, namespace=self.namespace, preserve_history=self.config.preserve_history
+        )
         soft = self.config.soft_keys
         if soft is not None:  # the namespace's own: learned names never cross namespaces
             soft = dataclasses.replace(soft, _known={}, decisions=[])
-        self._writer = IngestPipeline(store, self.namespace, self.controller, self.registry,
-                                      self.config.build_extractor(self.registry), soft,
-                                      namespace_key(self.namespace,
-                                                    self.config.record_id_secret))
-        self._evidence = EvidenceReader(store, self.namespace, self.config.aliases,
-                                        self.config.embedder)
+        self._writer = IngestPipeline(
+            store,
+            self.namespace,
+            self.controller,
+            self.registry,
+            self.config.build_extractor(self.registry),
+            soft,
+            namespace_key(self.namespace, self.config.record_id_secret),
+        )
+        self._evidence = EvidenceReader(
+            store, self.namespace, self.config.aliases, self.config.embedder
+        )
         # Names written here reach the cross-script index at once. An erased name stays in
         # it until the next rebuild (LINKER_TTL): a link to it anchors nothing.
         self._writer.on_names = self._evidence.names_added
         self._bolt_url = bolt_url  # the store's address, for a snapshot-building process
-        self._browser = BrowserTarget(self.config.neo4j_http_url, bolt_url,
-                                      no_auth=self.config.neo4j_auth is None)
+        self._browser = BrowserTarget(
+            self.config.neo4j_http_url, bolt_url, no_auth=self.config.neo4j_auth is None
+        )
         self._blocks: BlockServer | None = None
         self._blocks_lock = threading.Lock()
         self._released = False
 
     @classmethod
-    def connect(cls, uri: str | None = None, namespace: str = "default", *,
-                config: MemoryConfig | None = None, **overrides: Any) -> Memory:
+    def connect(
+        cls,
+        uri: str | None = None,
+        namespace: str = "default",
+        *,
+        config: MemoryConfig | None = None,
+        **overrides: Any,
+    ) -> Memory:
         """Connect to ``uri``, else the configured URI, else ``$NEO4J_URI``, else the local
         Neo4j (started if needed). ``overrides`` are ``MemoryConfig`` fields."""
         from graphmem.store.neo4j.store import Neo4jStore
@@ -94,15 +115,18 @@ class Memory:
 
             local = LocalNeo4j()
             status = local.start()
-            cfg = cfg.with_overrides(neo4j_uri=status.bolt_url,
-                                     neo4j_http_url=f"http://127.0.0.1:{local.http_port}")
+            cfg = cfg.with_overrides(
+                neo4j_uri=status.bolt_url, neo4j_http_url=f"http://127.0.0.1:{local.http_port}"
+            )
         assert cfg.neo4j_uri is not None
-        store = Neo4jStore.connect(cfg.neo4j_uri, auth=cfg.neo4j_auth,
-                                   database=cfg.neo4j_database,
-                                   timeout=cfg.neo4j_timeout,
-                                   write_timeout=cfg.neo4j_write_timeout,
-                                   sealer=sealer_for(cfg.seal_text, cfg.key_store,
-                                                     cfg.record_id_secret))
+        store = Neo4jStore.connect(
+            cfg.neo4j_uri,
+            auth=cfg.neo4j_auth,
+            database=cfg.neo4j_database,
+            timeout=cfg.neo4j_timeout,
+            write_timeout=cfg.neo4j_write_timeout,
+            sealer=sealer_for(cfg.seal_text, cfg.key_store, cfg.record_id_secret),
+        )
         if cfg.install_schema:
             store.install_schema()
         else:
@@ -133,8 +157,13 @@ class Memory:
         self.close()
 
     # -- writing ---------------------------------------------------------------------
-    def ingest(self, records: Iterable[Record | Mapping[str, Any]], *,
-               batch_size: int = 5000, progress: bool = False) -> IngestReport:
+    def ingest(
+        self,
+        records: Iterable[Record | Mapping[str, Any]],
+        *,
+        batch_size: int = 5000,
+        progress: bool = False,
+    ) -> IngestReport:
         """Store records and apply their facts; known record ids are skipped (idempotent).
 
         A record without ``facts`` goes through the configured extractor; with none, it
@@ -142,43 +171,86 @@ class Memory:
         """
         return self._writer.ingest(records, batch_size=batch_size, progress=progress)
 
-    def remember(self, subject: str, relation: str, value: str, *, text: str | None = None,
-                 intent: Intent | str = Intent.ASSERT, speaker: str | None = None,
-                 source: str | None = None, authority: str | int | None = None,
-                 stated_at: str | None = None, observed_at: str | None = None,
-                 record_id: str | None = None) -> WriteResult:
+    def remember(
+        self,
+        subject: str,
+        relation: str,
+        value: str,
+        *,
+        text: str | None = None,
+        intent: Intent | str = Intent.ASSERT,
+        speaker: str | None = None,
+        source: str | None = None,
+        authority: str | int | None = None,
+        stated_at: str | None = None,
+        observed_at: str | None = None,
+        record_id: str | None = None,
+    ) -> WriteResult:
         """Store one fact with its record (the text defaults to 'subject relation value')."""
         fact = Fact(subject, relation, value, Intent(intent))
         record = Record(
             text=text if text is not None else f"{subject} {relation} {value}",
-            id=record_id, speaker=speaker, source=source, authority=authority,
-            stated_at=stated_at, observed_at=observed_at, facts=(fact,),
+            id=record_id,
+            speaker=speaker,
+            source=source,
+            authority=authority,
+            stated_at=stated_at,
+            observed_at=observed_at,
+            facts=(fact,),
         )
         return self._write_one(record, fact)
 
-    def revoke(self, subject: str, relation: str, *, value: str | None = None,
-               text: str | None = None, speaker: str | None = None) -> WriteResult:
+    def revoke(
+        self,
+        subject: str,
+        relation: str,
+        *,
+        value: str | None = None,
+        text: str | None = None,
+        speaker: str | None = None,
+    ) -> WriteResult:
         """Take back the current value: the previous one becomes current again."""
-        self._head_or_conflict(subject, relation, value,
-                               f"{subject} / {relation} has no current value to revoke")
+        self._head_or_conflict(
+            subject, relation, value, f"{subject} / {relation} has no current value to revoke"
+        )
         fact = Fact(subject, relation, value or "", Intent.REVOKE)
-        record = Record(text=text or f"revoke: {subject} {relation}", speaker=speaker,
-                        observed_at=utc_now_iso(), facts=(fact,))
+        record = Record(
+            text=text or f"revoke: {subject} {relation}",
+            speaker=speaker,
+            observed_at=utc_now_iso(),
+            facts=(fact,),
+        )
         return self._write_one(record, fact)
 
-    def resolve(self, subject: str, relation: str, value: str, *, text: str | None = None,
-                speaker: str | None = None, authority: str | int | None = None) -> WriteResult:
+    def resolve(
+        self,
+        subject: str,
+        relation: str,
+        value: str,
+        *,
+        text: str | None = None,
+        speaker: str | None = None,
+        authority: str | int | None = None,
+    ) -> WriteResult:
         """Settle a contested key: ``value`` becomes current, the others contradicted."""
         head = self._head_or_conflict(
-            subject, relation, value,
-            f"{subject} / {relation} is not contested; use remember() to change it")
+            subject,
+            relation,
+            value,
+            f"{subject} / {relation} is not contested; use remember() to change it",
+        )
         if head.status is not Status.CONTESTED:
             raise ConflictError(
-                f"{subject} / {relation} is not contested; use remember() to change it")
+                f"{subject} / {relation} is not contested; use remember() to change it"
+            )
         fact = Fact(subject, relation, value, Intent.CONFIRM)
-        record = Record(text=text or f"confirmed: {subject} {relation} {value}",
-                        speaker=speaker, authority=authority, observed_at=utc_now_iso(),
-                        facts=(fact,))
+        record = Record(
+            text=text or f"confirmed: {subject} {relation} {value}",
+            speaker=speaker,
+            authority=authority,
+            observed_at=utc_now_iso(),
+            facts=(fact,),
+        )
         return self._write_one(record, fact)
 
     def erase(self, record_id: str) -> EraseReport:
@@ -213,11 +285,17 @@ class Memory:
         op = plan.operations[-1]
         key = op.key  # soft key identity may have aligned the relation
         head = self.store.load_keys(self.namespace, [key])[key].head()
-        return WriteResult(op=str(op.kind), key=key, head=head.value if head else None,
-                           status=str(head.status) if head else None, note=op.note)
+        return WriteResult(
+            op=str(op.kind),
+            key=key,
+            head=head.value if head else None,
+            status=str(head.status) if head else None,
+            note=op.note,
+        )
 
-    def _head_or_conflict(self, subject: str, relation: str, value: str | None, why: str
-                          ) -> VersionState:
+    def _head_or_conflict(
+        self, subject: str, relation: str, value: str | None, why: str
+    ) -> VersionState:
         key = self._key(subject, relation, value)
         head = self.store.load_keys(self.namespace, [key])[key].head()
         if head is None:
@@ -225,8 +303,9 @@ class Memory:
         return head
 
     # -- read path A: evidence -------------------------------------------------------------
-    def evidence(self, question: str, hops: int = 5, budget_chars: int = 60_000,
-                 control: str = "cmc") -> Evidence:
+    def evidence(
+        self, question: str, hops: int = 5, budget_chars: int = 60_000, control: str = "cmc"
+    ) -> Evidence:
         """The original records a reader needs to answer ``question``.
 
         Anchors on the names in the question and walks the current graph outward (depth <
@@ -237,16 +316,24 @@ class Memory:
         """
         return self._evidence.evidence(question, hops, budget_chars, control)
 
-    def answer(self, question: str, reader: LLMClient, *, hops: int = 5,
-               budget_chars: int = 60_000, control: str = "cmc",
-               timeout: float | None = None) -> Answer:
+    def answer(
+        self,
+        question: str,
+        reader: LLMClient,
+        *,
+        hops: int = 5,
+        budget_chars: int = 60_000,
+        control: str = "cmc",
+        timeout: float | None = None,
+    ) -> Answer:
         """Evidence for ``question``, then one reader call (e.g. ``OllamaClient``)."""
         ev = self.evidence(question, hops=hops, budget_chars=budget_chars, control=control)
         return read(question, ev, reader, timeout=timeout)
 
     # -- read path B: blocks ---------------------------------------------------------------
-    def block(self, request: str, partner: str = "", now: str | None = None,
-              **options: Any) -> Block:
+    def block(
+        self, request: str, partner: str = "", now: str | None = None, **options: Any
+    ) -> Block:
         """The ``[Relevant memory]`` block for an unfinished message to ``partner``.
 
         Built from current values only. ``options`` override the configured
@@ -261,10 +348,14 @@ class Memory:
             if self._released:
                 raise ConflictError("this Memory was released; connect again to serve blocks")
             if self._blocks is None:
-                server = BlockServer(self.store, self.namespace,
-                                     tokenizer=self.config.block_tokenizer,
-                                     registry=self.registry, source=self._snapshot_source(),
-                                     builder=self.config.block_builder)
+                server = BlockServer(
+                    self.store,
+                    self.namespace,
+                    tokenizer=self.config.block_tokenizer,
+                    registry=self.registry,
+                    source=self._snapshot_source(),
+                    builder=self.config.block_builder,
+                )
                 server.start()
                 self._blocks = server
             server = self._blocks
@@ -283,9 +374,17 @@ class Memory:
         cfg = self.config
         if not self._bolt_url:
             return None
-        return SnapshotSource(self._bolt_url, self.namespace, cfg.neo4j_auth, cfg.neo4j_database,
-                              cfg.neo4j_timeout, cfg.seal_text, cfg.key_store,
-                              cfg.record_id_secret, cfg.block_tokenizer)
+        return SnapshotSource(
+            self._bolt_url,
+            self.namespace,
+            cfg.neo4j_auth,
+            cfg.neo4j_database,
+            cfg.neo4j_timeout,
+            cfg.seal_text,
+            cfg.key_store,
+            cfg.record_id_secret,
+            cfg.block_tokenizer,
+        )
 
     # -- explanations ----------------------------------------------------------------------
     def _key(self, subject: str, relation: str, value: str | None = None) -> str:
@@ -296,15 +395,22 @@ class Memory:
     def why(self, subject: str, relation: str) -> Explanation:
         """Why is this remembered? Value, evidence, what it replaced, a Cypher query."""
         rel = self.registry.align(relation)
-        return explain(self.store, self.namespace, subject, rel,
-                       set_valued=self.registry.is_set_valued(rel), browser=self._browser)
+        return explain(
+            self.store,
+            self.namespace,
+            subject,
+            rel,
+            set_valued=self.registry.is_set_valued(rel),
+            browser=self._browser,
+        )
 
     def history(self, subject: str, relation: str) -> list[dict[str, Any]]:
         """Every operation applied to the key, oldest first, with its record."""
         return self.store.history(self.namespace, self._key(subject, relation))
 
-    def as_of(self, subject: str, relation: str, at: str,
-              axis: Literal["valid", "transaction"] = "valid") -> str | None:
+    def as_of(
+        self, subject: str, relation: str, at: str, axis: Literal["valid", "transaction"] = "valid"
+    ) -> str | None:
         """The value that held at ``at`` (valid time), or that memory believed then (tx time)."""
         t = _iso(at, "at")
         if t is None:
@@ -326,8 +432,10 @@ class Memory:
             if row.status == Status.CONTESTED:
                 line += "  [contested]"
             if disclosure == "history":
-                older = [f"{v['value']} ({v['status']})"
-                         for v in self.why(row.subject, row.relation).replaced]
+                older = [
+                    f"{v['value']} ({v['status']})"
+                    for v in self.why(row.subject, row.relation).replaced
+                ]
                 if older:
                     line += "  (before: " + ", ".join(older) + ")"
             lines.append(line)

@@ -22,8 +22,13 @@ READER_PROMPT = (
 )
 
 
-def read(question: str, evidence: Evidence, client: LLMClient,
-         timeout: float | None = None, prompt: str = READER_PROMPT) -> Answer:
+def read(
+    question: str,
+    evidence: Evidence,
+    client: LLMClient,
+    timeout: float | None = None,
+    prompt: str = READER_PROMPT,
+) -> Answer:
     """One reader call over ``evidence``; ``prompt`` has a ``{question}`` slot."""
     messages = [
         {"role": "system", "content": evidence.text},

@@ -76,8 +76,13 @@ class WriteResult:
     note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"op": self.op, "key": self.key, "head": self.head, "status": self.status,
-                "note": self.note}
+        return {
+            "op": self.op,
+            "key": self.key,
+            "head": self.head,
+            "status": self.status,
+            "note": self.note,
+        }
 
     @classmethod
     def from_dict(cls, data: Any) -> WriteResult:
@@ -174,17 +179,29 @@ class Explanation:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "subject": self.subject, "relation": self.relation, "head": self.head,
-            "status": self.status, "value": self.value, "text": self.text(),
-            "versions": self.versions, "cypher": self.cypher, "params": self.params,
+            "subject": self.subject,
+            "relation": self.relation,
+            "head": self.head,
+            "status": self.status,
+            "value": self.value,
+            "text": self.text(),
+            "versions": self.versions,
+            "cypher": self.cypher,
+            "params": self.params,
             "browser_url": self.browser_url,
         }
 
     @classmethod
     def from_dict(cls, data: Any) -> Explanation:
-        return cls(data["subject"], data["relation"], data["head"], data["versions"],
-                   cypher=data["cypher"], params=data["params"],
-                   browser_url=data.get("browser_url"))
+        return cls(
+            data["subject"],
+            data["relation"],
+            data["head"],
+            data["versions"],
+            cypher=data["cypher"],
+            params=data["params"],
+            browser_url=data.get("browser_url"),
+        )
 
 
 @dataclass(frozen=True)
@@ -194,8 +211,11 @@ class EraseReport:
     keys_rematerialized: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"record_id": self.record_id, "versions_removed": self.versions_removed,
-                "keys_rematerialized": self.keys_rematerialized}
+        return {
+            "record_id": self.record_id,
+            "versions_removed": self.versions_removed,
+            "keys_rematerialized": self.keys_rematerialized,
+        }
 
     @classmethod
     def from_dict(cls, data: Any) -> EraseReport:
@@ -204,20 +224,30 @@ class EraseReport:
 
 def evidence_to_dict(ev: Evidence) -> dict[str, Any]:
     return {
-        "text": ev.text, "chars": ev.chars,
+        "text": ev.text,
+        "chars": ev.chars,
         "records": [asdict(r) for r in ev.records],
-        "anchors": ev.anchors, "keys": ev.keys, "fallback": ev.fallback,
-        "control": ev.control, "hops": ev.hops, "truncated": ev.truncated,
+        "anchors": ev.anchors,
+        "keys": ev.keys,
+        "fallback": ev.fallback,
+        "control": ev.control,
+        "hops": ev.hops,
+        "truncated": ev.truncated,
         "stats": ev.stats,
     }
 
 
 def evidence_from_dict(d: Any) -> Evidence:
     return Evidence(
-        text=d["text"], records=[pick(EvidenceRecord, r) for r in d["records"]],
-        anchors=list(d["anchors"]), keys=list(d["keys"]), fallback=d["fallback"],
-        control=d.get("control", "cmc"), hops=d.get("hops", 5),
-        truncated=d.get("truncated", False), stats=dict(d.get("stats") or {}),
+        text=d["text"],
+        records=[pick(EvidenceRecord, r) for r in d["records"]],
+        anchors=list(d["anchors"]),
+        keys=list(d["keys"]),
+        fallback=d["fallback"],
+        control=d.get("control", "cmc"),
+        hops=d.get("hops", 5),
+        truncated=d.get("truncated", False),
+        stats=dict(d.get("stats") or {}),
     )
 
 
@@ -234,8 +264,11 @@ class Answer:
         return lines[0] if lines else ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "first_line": self.first_line,
-                "evidence": evidence_to_dict(self.evidence)}
+        return {
+            "text": self.text,
+            "first_line": self.first_line,
+            "evidence": evidence_to_dict(self.evidence),
+        }
 
     @classmethod
     def from_dict(cls, data: Any) -> Answer:

@@ -139,9 +139,7 @@ def _value_pattern(value: str) -> re.Pattern[str]:
     # value is a particle ("10시 45분으로", "16C호예요"), so only ASCII letters and digits
     # (and a digit group continued by , . :) end a token.
     return re.compile(
-        r"(?<![0-9A-Za-z])(?<![0-9][,.:])"
-        + re.escape(value)
-        + r"(?![0-9A-Za-z])(?![,.:][0-9])"
+        r"(?<![0-9A-Za-z])(?<![0-9][,.:])" + re.escape(value) + r"(?![0-9A-Za-z])(?![,.:][0-9])"
     )
 
 

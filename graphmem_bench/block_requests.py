@@ -40,8 +40,11 @@ DEV_WORLDS = 10
 
 
 def load(folder: Path, lang: str) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (folder / f"{lang}.jsonl").read_text(
-        encoding="utf-8").splitlines() if line.strip()]
+    return [
+        json.loads(line)
+        for line in (folder / f"{lang}.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
 
 
 def world_number(world: dict[str, Any]) -> int:
@@ -57,16 +60,33 @@ def _write_world(mem: Memory, world: dict[str, Any]) -> None:
     items: list[tuple[str, Record]] = []
     for f in world["facts"]:
         intent = "update" if f.get("replaces") else "assert"
-        items.append((f["date"], Record(
-            text=f["text"], id=f["id"], speaker=names[f["speaker"]],
-            participants=tuple(names[p] for p in f["participants"]),
-            observed_at=f"{f['date']}T12:00:00+00:00",
-            facts=(Fact(names[f["subject"]], f["relation"], f["value"], intent),))))
+        items.append(
+            (
+                f["date"],
+                Record(
+                    text=f["text"],
+                    id=f["id"],
+                    speaker=names[f["speaker"]],
+                    participants=tuple(names[p] for p in f["participants"]),
+                    observed_at=f"{f['date']}T12:00:00+00:00",
+                    facts=(Fact(names[f["subject"]], f["relation"], f["value"], intent),),
+                ),
+            )
+        )
     for c in world["chats"]:
-        items.append((c["date"], Record(
-            text=c["text"], id=c["id"], speaker=names[c["speaker"]],
-            participants=tuple(names[p] for p in c["participants"]),
-            observed_at=f"{c['date']}T12:00:00+00:00", facts=())))
+        items.append(
+            (
+                c["date"],
+                Record(
+                    text=c["text"],
+                    id=c["id"],
+                    speaker=names[c["speaker"]],
+                    participants=tuple(names[p] for p in c["participants"]),
+                    observed_at=f"{c['date']}T12:00:00+00:00",
+                    facts=(),
+                ),
+            )
+        )
     items.sort(key=lambda x: (x[0], x[1].id or ""))
     mem.ingest([r for _, r in items])
 
@@ -76,8 +96,9 @@ def _now(world: dict[str, Any]) -> str:
     return f"{date.fromisoformat(last) + timedelta(days=1)}T09:00:00+00:00"
 
 
-def score_request(world: dict[str, Any], req: dict[str, Any], line_ids: list[str]
-                  ) -> dict[str, bool]:
+def score_request(
+    world: dict[str, Any], req: dict[str, Any], line_ids: list[str]
+) -> dict[str, bool]:
     facts = {f["id"]: f for f in world["facts"]}
     names = {p["id"]: p["name"] for p in world["people"]}
     gold = set(req["gold"])
@@ -98,15 +119,20 @@ def score_request(world: dict[str, Any], req: dict[str, Any], line_ids: list[str
         "answerable": bool(gold),
         "served": bool(line_ids),
         "clean": bool(gold) and bool(served & gold) and not wrong_person,
-        "misattributed": req["category"].startswith("namesake/") and (
-            wrong_person or (not gold and bool(served & facts.keys()))),
+        "misattributed": req["category"].startswith("namesake/")
+        and (wrong_person or (not gold and bool(served & facts.keys()))),
         "stale": bool(served & superseded),
     }
 
 
-def run(folder: Path, langs: list[str], split: str,
-        connect: Callable[[str], Memory], block_options: dict[str, Any] | None = None,
-        progress: Callable[[str], None] = print) -> dict[str, Any]:
+def run(
+    folder: Path,
+    langs: list[str],
+    split: str,
+    connect: Callable[[str], Memory],
+    block_options: dict[str, Any] | None = None,
+    progress: Callable[[str], None] = print,
+) -> dict[str, Any]:
     out: dict[str, Any] = {"split": split, "langs": {}}
     for lang in langs:
         rows = []
@@ -117,13 +143,25 @@ def run(folder: Path, langs: list[str], split: str,
                 _write_world(mem, world)
                 names = {p["id"]: p["name"] for p in world["people"]}
                 for req in world["requests"]:
-                    block = mem.block(req["request"], names[req["partner"]], now=_now(world),
-                                      fresh=False, **(block_options or {}))
+                    block = mem.block(
+                        req["request"],
+                        names[req["partner"]],
+                        now=_now(world),
+                        fresh=False,
+                        **(block_options or {}),
+                    )
                     ids = [ln.record.record_id for ln in block.lines]
-                    rows.append({"id": req["id"], "category": req["category"],
-                                 "request": req["request"], "gold": req["gold"],
-                                 "lines": ids, "reason": block.reason,
-                                 **score_request(world, req, ids)})
+                    rows.append(
+                        {
+                            "id": req["id"],
+                            "category": req["category"],
+                            "request": req["request"],
+                            "gold": req["gold"],
+                            "lines": ids,
+                            "reason": block.reason,
+                            **score_request(world, req, ids),
+                        }
+                    )
             finally:
                 mem.close()
         progress(f"{lang}: {len(worlds)} worlds, {len(rows)} requests")
@@ -154,23 +192,35 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "requests": len(rows),
         "clean": (sum(r["clean"] for r in answerable), len(answerable)),
         "left_empty": (sum(not r["served"] for r in answerable), len(answerable)),
-        "empty_when_nothing_answers": (sum(not r["served"] for r in empty_gold),
-                                       len(empty_gold)),
+        "empty_when_nothing_answers": (sum(not r["served"] for r in empty_gold), len(empty_gold)),
         "misattributed": (sum(r["misattributed"] for r in namesake), len(namesake)),
         "stale": (sum(r["stale"] for r in rows), len(rows)),
     }
-    return {"figures": figures, "by_category": {k: dict(v) for k, v in sorted(by_cat.items())},
-            "misses": [r for r in rows if (r["answerable"] and not r["clean"])
-                       or (not r["answerable"] and r["served"])]}
+    return {
+        "figures": figures,
+        "by_category": {k: dict(v) for k, v in sorted(by_cat.items())},
+        "misses": [
+            r
+            for r in rows
+            if (r["answerable"] and not r["clean"]) or (not r["answerable"] and r["served"])
+        ],
+    }
 
 
 def markdown(res: dict[str, Any], command: str) -> str:
-    out = [f"Command: `{command}`\n", f"Split: **{res['split']}**.\n",
-           "| figure | " + " | ".join(res["langs"]) + " |",
-           "|---|" + "---:|" * len(res["langs"])]
-    labels = {"clean": "clean (answerable)", "left_empty": "answerable left empty",
-              "empty_when_nothing_answers": "empty when nothing answers",
-              "misattributed": "misattributed (namesake requests)", "stale": "stale"}
+    out = [
+        f"Command: `{command}`\n",
+        f"Split: **{res['split']}**.\n",
+        "| figure | " + " | ".join(res["langs"]) + " |",
+        "|---|" + "---:|" * len(res["langs"]),
+    ]
+    labels = {
+        "clean": "clean (answerable)",
+        "left_empty": "answerable left empty",
+        "empty_when_nothing_answers": "empty when nothing answers",
+        "misattributed": "misattributed (namesake requests)",
+        "stale": "stale",
+    }
     for key, label in labels.items():
         cells = []
         for lang in res["langs"]:
@@ -195,13 +245,20 @@ def markdown_gates(results: dict[str, dict[str, Any]], command: str) -> str:
     """Figures per gate and language, then the per-category table of each gate."""
     gates = list(results)
     langs = list(next(iter(results.values()))["langs"])
-    labels = {"clean": "clean (answerable)", "left_empty": "answerable left empty",
-              "empty_when_nothing_answers": "empty when nothing answers",
-              "misattributed": "misattributed (namesake requests)", "stale": "stale"}
+    labels = {
+        "clean": "clean (answerable)",
+        "left_empty": "answerable left empty",
+        "empty_when_nothing_answers": "empty when nothing answers",
+        "misattributed": "misattributed (namesake requests)",
+        "stale": "stale",
+    }
     split = next(iter(results.values()))["split"]
-    out = [f"Command: `{command}`\n", f"Split: **{split}** (95% bootstrap intervals).\n",
-           "| figure | " + " | ".join(f"{g} gate, {lang}" for g in gates for lang in langs)
-           + " |", "|---|" + "---:|" * (len(gates) * len(langs))]
+    out = [
+        f"Command: `{command}`\n",
+        f"Split: **{split}** (95% bootstrap intervals).\n",
+        "| figure | " + " | ".join(f"{g} gate, {lang}" for g in gates for lang in langs) + " |",
+        "|---|" + "---:|" * (len(gates) * len(langs)),
+    ]
     for key, label in labels.items():
         cells = []
         for g in gates:
@@ -211,10 +268,10 @@ def markdown_gates(results: dict[str, dict[str, Any]], command: str) -> str:
                 cells.append(f"{k / n:.3f} ({k}/{n}; {lo:.2f}–{hi:.2f})" if n else "–")
         out.append(f"| {label} | " + " | ".join(cells) + " |")
     out.append("\nPer category (answerable: clean; no gold: left empty):\n")
-    cats = sorted({c for g in gates for lang in langs
-                   for c in results[g]["langs"][lang]["by_category"]})
-    out.append("| category | " + " | ".join(f"{g}, {lang}" for g in gates for lang in langs)
-               + " |")
+    cats = sorted(
+        {c for g in gates for lang in langs for c in results[g]["langs"][lang]["by_category"]}
+    )
+    out.append("| category | " + " | ".join(f"{g}, {lang}" for g in gates for lang in langs) + " |")
     out.append("|---|" + "---:|" * (len(gates) * len(langs)))
     for c in cats:
         cells = []

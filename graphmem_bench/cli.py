@@ -21,8 +21,12 @@ DATA_DEFAULT = "../shared/data"
 
 
 @click.group()
-@click.option("--uri", envvar="NEO4J_URI", default=None,
-              help="Bolt URI of Neo4j (default: $NEO4J_URI, else the local server).")
+@click.option(
+    "--uri",
+    envvar="NEO4J_URI",
+    default=None,
+    help="Bolt URI of Neo4j (default: $NEO4J_URI, else the local server).",
+)
 @click.pass_context
 def main(ctx: click.Context, uri: str | None) -> None:
     """Benchmarks of graphmem (P-Mem, FactConsolidation, memory blocks, service load,
@@ -39,8 +43,13 @@ def main(ctx: click.Context, uri: str | None) -> None:
 @main.command("pmem")
 @click.option("--cases", default=40, show_default=True, help="Cases per setting.")
 @click.option("--seed", default=0, show_default=True)
-@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
-              help="Also replace the P-Mem section of this Markdown file.")
+@click.option(
+    "--write",
+    "write",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also replace the P-Mem section of this Markdown file.",
+)
 @click.pass_context
 def bench_pmem(ctx: click.Context, cases: int, seed: int, write: str | None) -> None:
     """P-Mem controlled benchmark, state level, English and Korean.
@@ -65,16 +74,32 @@ def bench_pmem(ctx: click.Context, cases: int, seed: int, write: str | None) -> 
 
 
 @main.command("factconsolidation")
-@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
-              type=click.Path(file_okay=False), help="Folder holding factconsolidation/ "
-              "and mquake/.")
-@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
-              help="Also replace the FactConsolidation section of this Markdown file.")
-@click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None,
-              help="Write the hop-sweep and latency plots (PNG) here.")
+@click.option(
+    "--data",
+    "data_dir",
+    default=DATA_DEFAULT,
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Folder holding factconsolidation/ and mquake/.",
+)
+@click.option(
+    "--write",
+    "write",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also replace the FactConsolidation section of this Markdown file.",
+)
+@click.option(
+    "--plots",
+    "plot_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Write the hop-sweep and latency plots (PNG) here.",
+)
 @click.pass_context
-def bench_factconsolidation(ctx: click.Context, data_dir: str, write: str | None,
-                            plot_dir: str | None) -> None:
+def bench_factconsolidation(
+    ctx: click.Context, data_dir: str, write: str | None, plot_dir: str | None
+) -> None:
     """FactConsolidation: parsing, ingest, answer-in-evidence per control, audit, latency.
 
     \b
@@ -83,31 +108,78 @@ def bench_factconsolidation(ctx: click.Context, data_dir: str, write: str | None
     """
     from graphmem_bench import factconsolidation as fc
 
-    fixture = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / \
-        "factconsolidation_mh_ko.json"
-    res = fc.run(_memories(ctx.obj["uri"], "fc-schema"), data_dir, korean_fixture=fixture,
-                 progress=lambda m: click.echo(m, err=True))
-    cmd = f"graphmem-bench factconsolidation --data {data_dir}" + (
-        f" --write {write}" if write else "") + (f" --plots {plot_dir}" if plot_dir else "")
-    _publish(fc.markdown(res, cmd), "factconsolidation", write,
-             fc.plots(res, Path(plot_dir)) if plot_dir else ())
+    fixture = (
+        Path(__file__).resolve().parent.parent
+        / "tests"
+        / "fixtures"
+        / "factconsolidation_mh_ko.json"
+    )
+    res = fc.run(
+        _memories(ctx.obj["uri"], "fc-schema"),
+        data_dir,
+        korean_fixture=fixture,
+        progress=lambda m: click.echo(m, err=True),
+    )
+    cmd = (
+        f"graphmem-bench factconsolidation --data {data_dir}"
+        + (f" --write {write}" if write else "")
+        + (f" --plots {plot_dir}" if plot_dir else "")
+    )
+    _publish(
+        fc.markdown(res, cmd),
+        "factconsolidation",
+        write,
+        fc.plots(res, Path(plot_dir)) if plot_dir else (),
+    )
 
 
 @main.command("tenants")
-@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
-              type=click.Path(file_okay=False), help="Folder holding factconsolidation/.")
-@click.option("--neighbour", default=1_000_000, show_default=True,
-              type=click.IntRange(1000, 5_000_000), help="Records of the huge neighbour.")
-@click.option("--small", default=98, show_default=True, type=click.IntRange(0, 1000),
-              help="Small neighbour namespaces (FactConsolidation 6k each).")
-@click.option("--passes", default=3, show_default=True, type=click.IntRange(1, 20),
-              help="Timed passes over the 100 questions (after one warm-up pass).")
-@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
-              help="Also replace the tenants section of this Markdown file.")
-@click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None,
-              help="Write the latency CDF (PNG) here.")
-def bench_tenants(data_dir: str, neighbour: int, small: int, passes: int, write: str | None,
-                  plot_dir: str | None) -> None:
+@click.option(
+    "--data",
+    "data_dir",
+    default=DATA_DEFAULT,
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Folder holding factconsolidation/.",
+)
+@click.option(
+    "--neighbour",
+    default=1_000_000,
+    show_default=True,
+    type=click.IntRange(1000, 5_000_000),
+    help="Records of the huge neighbour.",
+)
+@click.option(
+    "--small",
+    default=98,
+    show_default=True,
+    type=click.IntRange(0, 1000),
+    help="Small neighbour namespaces (FactConsolidation 6k each).",
+)
+@click.option(
+    "--passes",
+    default=3,
+    show_default=True,
+    type=click.IntRange(1, 20),
+    help="Timed passes over the 100 questions (after one warm-up pass).",
+)
+@click.option(
+    "--write",
+    "write",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also replace the tenants section of this Markdown file.",
+)
+@click.option(
+    "--plots",
+    "plot_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Write the latency CDF (PNG) here.",
+)
+def bench_tenants(
+    data_dir: str, neighbour: int, small: int, passes: int, write: str | None, plot_dir: str | None
+) -> None:
     """Fresh server, UNWIND floor, noisy neighbours: evidence latency and ingest rate.
 
     Starts its own scratch Neo4j (empty; removed afterwards), so --uri is not used.
@@ -118,20 +190,43 @@ def bench_tenants(data_dir: str, neighbour: int, small: int, passes: int, write:
     """
     from graphmem_bench import tenants
 
-    res = tenants.run(data_dir, neighbour=neighbour, small=small, passes=passes,
-                      progress=lambda m: click.echo(m, err=True))
-    cmd = (f"graphmem-bench tenants --data {data_dir} --neighbour {neighbour} --small {small}"
-           f" --passes {passes}" + (f" --write {write}" if write else "")
-           + (f" --plots {plot_dir}" if plot_dir else ""))
-    _publish(tenants.markdown(res, cmd), "tenants", write,
-             tenants.plots(res, Path(plot_dir)) if plot_dir else ())
+    res = tenants.run(
+        data_dir,
+        neighbour=neighbour,
+        small=small,
+        passes=passes,
+        progress=lambda m: click.echo(m, err=True),
+    )
+    cmd = (
+        f"graphmem-bench tenants --data {data_dir} --neighbour {neighbour} --small {small}"
+        f" --passes {passes}"
+        + (f" --write {write}" if write else "")
+        + (f" --plots {plot_dir}" if plot_dir else "")
+    )
+    _publish(
+        tenants.markdown(res, cmd),
+        "tenants",
+        write,
+        tenants.plots(res, Path(plot_dir)) if plot_dir else (),
+    )
 
 
 @main.command("hangul-names")
-@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
-              type=click.Path(file_okay=False), help="Folder holding factconsolidation/.")
-@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
-              help="Also replace the hangul-names section of this Markdown file.")
+@click.option(
+    "--data",
+    "data_dir",
+    default=DATA_DEFAULT,
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Folder holding factconsolidation/.",
+)
+@click.option(
+    "--write",
+    "write",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also replace the hangul-names section of this Markdown file.",
+)
 def bench_hangul_names(data_dir: str, write: str | None) -> None:
     """Cross-script linking: held-out Hangul renderings of FactConsolidation names.
 
@@ -144,24 +239,45 @@ def bench_hangul_names(data_dir: str, write: str | None) -> None:
     from graphmem_bench import hangul_names
 
     res = hangul_names.run(data_dir)
-    cmd = f"graphmem-bench hangul-names --data {data_dir}" + (
-        f" --write {write}" if write else "")
+    cmd = f"graphmem-bench hangul-names --data {data_dir}" + (f" --write {write}" if write else "")
     _publish(hangul_names.markdown(res, cmd), "hangul-names", write)
 
 
 @main.command("blocks")
-@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
-              type=click.Path(file_okay=False), help="Folder holding locomo/.")
+@click.option(
+    "--data",
+    "data_dir",
+    default=DATA_DEFAULT,
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Folder holding locomo/.",
+)
 @click.option("--seeds", default=5, show_default=True, help="Seeds per arm (0..N-1).")
 @click.option("--langs", default="en,ko", show_default=True)
-@click.option("--sizes", default="1000,20000,100000", show_default=True,
-              help="Store sizes (records) for the latency sweep; empty to skip.")
-@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
-              help="Also replace the memory-block section of this Markdown file.")
+@click.option(
+    "--sizes",
+    default="1000,20000,100000",
+    show_default=True,
+    help="Store sizes (records) for the latency sweep; empty to skip.",
+)
+@click.option(
+    "--write",
+    "write",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also replace the memory-block section of this Markdown file.",
+)
 @click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None)
 @click.pass_context
-def bench_blocks(ctx: click.Context, data_dir: str, seeds: int, langs: str, sizes: str,
-                 write: str | None, plot_dir: str | None) -> None:
+def bench_blocks(
+    ctx: click.Context,
+    data_dir: str,
+    seeds: int,
+    langs: str,
+    sizes: str,
+    write: str | None,
+    plot_dir: str | None,
+) -> None:
     """Memory blocks (seed 004): keyed vs unkeyed, identity, gates, key noise, order,
     latency at scale, a load run, and LoCoMo's colliding names.
 
@@ -185,21 +301,30 @@ def bench_blocks(ctx: click.Context, data_dir: str, seeds: int, langs: str, size
         res.latency = br.scale_latency(connect, [int(x) for x in sizes.split(",")], say)
     res.load = br.load_run(connect, say)
     res.locomo = br.locomo_run(connect, data_dir, say)
-    cmd = (f"graphmem-bench blocks --seeds {seeds} --langs {langs} --sizes {sizes}"
-           + (f" --write {write}" if write else "") + (f" --plots {plot_dir}" if plot_dir else ""))
-    _publish(br.markdown(res, cmd, seed_list), "blocks", write,
-             br.plots(res, Path(plot_dir)) if plot_dir else ())
+    cmd = (
+        f"graphmem-bench blocks --seeds {seeds} --langs {langs} --sizes {sizes}"
+        + (f" --write {write}" if write else "")
+        + (f" --plots {plot_dir}" if plot_dir else "")
+    )
+    _publish(
+        br.markdown(res, cmd, seed_list),
+        "blocks",
+        write,
+        br.plots(res, Path(plot_dir)) if plot_dir else (),
+    )
 
 
 @main.command("service")
-@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
-              type=click.Path(file_okay=False))
+@click.option(
+    "--data", "data_dir", default=DATA_DEFAULT, show_default=True, type=click.Path(file_okay=False)
+)
 @click.option("--clients", default=50, show_default=True)
 @click.option("--seconds", default=60.0, show_default=True)
 @click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
 @click.pass_context
-def bench_service(ctx: click.Context, data_dir: str, clients: int, seconds: float,
-                  write: str | None) -> None:
+def bench_service(
+    ctx: click.Context, data_dir: str, clients: int, seconds: float, write: str | None
+) -> None:
     """Load: concurrent clients against POST /evidence on the 262k FactConsolidation store.
 
     \b
@@ -208,23 +333,36 @@ def bench_service(ctx: click.Context, data_dir: str, clients: int, seconds: floa
     """
     from graphmem_bench import service_load
 
-    res = service_load.run(ctx.obj["uri"], data_dir, clients, seconds,
-                           progress=lambda m: click.echo(m, err=True))
-    cmd = (f"graphmem-bench service --clients {clients} --seconds {seconds:g}"
-           + (f" --write {write}" if write else ""))
+    res = service_load.run(
+        ctx.obj["uri"], data_dir, clients, seconds, progress=lambda m: click.echo(m, err=True)
+    )
+    cmd = f"graphmem-bench service --clients {clients} --seconds {seconds:g}" + (
+        f" --write {write}" if write else ""
+    )
     _publish(service_load.markdown(res, cmd), "service", write)
 
 
 @main.command("locomo")
-@click.option("--data", "data_dir", default=DATA_DEFAULT, show_default=True,
-              type=click.Path(file_okay=False), help="Folder holding locomo/.")
-@click.option("--budgets", default="2000,4000,8000,16000", show_default=True,
-              help="Evidence budgets in characters, comma-separated.")
+@click.option(
+    "--data",
+    "data_dir",
+    default=DATA_DEFAULT,
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Folder holding locomo/.",
+)
+@click.option(
+    "--budgets",
+    default="2000,4000,8000,16000",
+    show_default=True,
+    help="Evidence budgets in characters, comma-separated.",
+)
 @click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
 @click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None)
 @click.pass_context
-def bench_locomo(ctx: click.Context, data_dir: str, budgets: str, write: str | None,
-                 plot_dir: str | None) -> None:
+def bench_locomo(
+    ctx: click.Context, data_dir: str, budgets: str, write: str | None, plot_dir: str | None
+) -> None:
     """Evidence from real conversations (LoCoMo, text only): recall of the gold turns per
     budget and category, against bm25s and the newest turns; held-out conversations apart.
 
@@ -240,15 +378,18 @@ def bench_locomo(ctx: click.Context, data_dir: str, budgets: str, write: str | N
         raise click.BadParameter("budgets must be whole numbers, e.g. 2000,4000") from None
     connect = _memories(ctx.obj["uri"], "locomo-schema")
     res = lc.run(connect, data_dir, sizes, progress=lambda m: click.echo(m, err=True))
-    cmd = (f"graphmem-bench locomo --budgets {budgets}" + (f" --write {write}" if write else "")
-           + (f" --plots {plot_dir}" if plot_dir else ""))
-    _publish(lc.markdown(res, cmd), "locomo", write,
-             lc.plot(res, Path(plot_dir)) if plot_dir else ())
+    cmd = (
+        f"graphmem-bench locomo --budgets {budgets}"
+        + (f" --write {write}" if write else "")
+        + (f" --plots {plot_dir}" if plot_dir else "")
+    )
+    _publish(
+        lc.markdown(res, cmd), "locomo", write, lc.plot(res, Path(plot_dir)) if plot_dir else ()
+    )
 
 
 @main.command("soak")
-@click.option("--minutes", default=10.0, show_default=True,
-              type=click.FloatRange(0.1, 24 * 60))
+@click.option("--minutes", default=10.0, show_default=True, type=click.FloatRange(0.1, 24 * 60))
 @click.option("--clients", default=8, show_default=True, type=click.IntRange(1, 256))
 @click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
 @click.pass_context
@@ -263,23 +404,39 @@ def bench_soak(ctx: click.Context, minutes: float, clients: int, write: str | No
     from graphmem_bench import soak
 
     res = soak.run(ctx.obj["uri"], minutes, clients, progress=lambda m: click.echo(m, err=True))
-    cmd = (f"graphmem-bench soak --minutes {minutes:g} --clients {clients}"
-           + (f" --write {write}" if write else ""))
+    cmd = f"graphmem-bench soak --minutes {minutes:g} --clients {clients}" + (
+        f" --write {write}" if write else ""
+    )
     _publish(soak.markdown(res, cmd), "soak", write)
 
 
 @main.command("block-requests")
-@click.option("--data", "data_dir", default="tests/fixtures/block_requests", show_default=True,
-              type=click.Path(exists=True, file_okay=False),
-              help="The frozen set: en.jsonl, ko.jsonl and their BRIEF.md.")
-@click.option("--split", type=click.Choice(["dev", "heldout", "all"]), default="heldout",
-              show_default=True, help="Worlds 1-10 are the development split.")
-@click.option("--gates", default="slot,reading", show_default=True,
-              help="Block gates to compare, comma-separated (slot, reading, margin, none).")
+@click.option(
+    "--data",
+    "data_dir",
+    default="tests/fixtures/block_requests",
+    show_default=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="The frozen set: en.jsonl, ko.jsonl and their BRIEF.md.",
+)
+@click.option(
+    "--split",
+    type=click.Choice(["dev", "heldout", "all"]),
+    default="heldout",
+    show_default=True,
+    help="Worlds 1-10 are the development split.",
+)
+@click.option(
+    "--gates",
+    default="slot,reading",
+    show_default=True,
+    help="Block gates to compare, comma-separated (slot, reading, margin, none).",
+)
 @click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
 @click.pass_context
-def bench_block_requests(ctx: click.Context, data_dir: str, split: str, gates: str,
-                         write: str | None) -> None:
+def bench_block_requests(
+    ctx: click.Context, data_dir: str, split: str, gates: str, write: str | None
+) -> None:
     """Memory blocks for requests worded freshly over facts keyed with caller-chosen
     relation names (the blind set in tests/fixtures/block_requests): clean, answerable
     left empty, empty when nothing answers, misattribution, stale; misses per category.
@@ -295,16 +452,24 @@ def bench_block_requests(ctx: click.Context, data_dir: str, split: str, gates: s
     for gate in [g.strip() for g in gates.split(",") if g.strip()]:
         if gate not in ("slot", "reading", "margin", "none"):
             raise click.BadParameter(f"unknown gate {gate!r}")
-        results[gate] = br.run(Path(data_dir), ["en", "ko"], split, connect, {"gate": gate},
-                               progress=lambda m: click.echo(m, err=True))
-    cmd = (f"graphmem-bench block-requests --split {split} --gates {gates}"
-           + (f" --write {write}" if write else ""))
+        results[gate] = br.run(
+            Path(data_dir),
+            ["en", "ko"],
+            split,
+            connect,
+            {"gate": gate},
+            progress=lambda m: click.echo(m, err=True),
+        )
+    cmd = f"graphmem-bench block-requests --split {split} --gates {gates}" + (
+        f" --write {write}" if write else ""
+    )
     _publish(br.markdown_gates(results, cmd), f"block-requests-{split}", write)
 
 
 @main.command("erase-disk")
-@click.option("--sizes", default="1000,20000", show_default=True,
-              help="Records per run, comma-separated.")
+@click.option(
+    "--sizes", default="1000,20000", show_default=True, help="Records per run, comma-separated."
+)
 @click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
 def bench_erase_disk(sizes: str, write: str | None) -> None:
     """Erased words still readable in a running Neo4j's files, and after `graphmem neo4j
@@ -329,12 +494,12 @@ def bench_erase_disk(sizes: str, write: str | None) -> None:
 
 @main.command("interfaces")
 @click.option("--requests", default=200, show_default=True, help="Block requests per interface.")
-@click.option("--cli-calls", default=5, show_default=True,
-              help="CLI calls (each starts a process).")
+@click.option(
+    "--cli-calls", default=5, show_default=True, help="CLI calls (each starts a process)."
+)
 @click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
 @click.pass_context
-def bench_interfaces(ctx: click.Context, requests: int, cli_calls: int,
-                     write: str | None) -> None:
+def bench_interfaces(ctx: click.Context, requests: int, cli_calls: int, write: str | None) -> None:
     """The block through every interface in one run: in-process, REST, MCP (HTTP and
     stdio), CLI; latency per call and whether the blocks are identical.
 
@@ -344,18 +509,33 @@ def bench_interfaces(ctx: click.Context, requests: int, cli_calls: int,
     """
     from graphmem_bench import interfaces
 
-    res = interfaces.run(ctx.obj["uri"], requests=requests, cli_calls=cli_calls,
-                         progress=lambda m: click.echo(m, err=True))
-    cmd = (f"graphmem-bench interfaces --requests {requests}"
-           + (f" --write {write}" if write else ""))
+    res = interfaces.run(
+        ctx.obj["uri"],
+        requests=requests,
+        cli_calls=cli_calls,
+        progress=lambda m: click.echo(m, err=True),
+    )
+    cmd = f"graphmem-bench interfaces --requests {requests}" + (
+        f" --write {write}" if write else ""
+    )
     _publish(interfaces.markdown(res, cmd), "interfaces", write)
 
 
 @main.command("extraction")
-@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
-              help="Also replace the extraction section of this Markdown file.")
-@click.option("--misses", "misses_dir", type=click.Path(file_okay=False), default=None,
-              help="Write every miss and wrong prediction, per language, here.")
+@click.option(
+    "--write",
+    "write",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also replace the extraction section of this Markdown file.",
+)
+@click.option(
+    "--misses",
+    "misses_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Write every miss and wrong prediction, per language, here.",
+)
 def bench_extraction(write: str | None, misses_dir: str | None) -> None:
     """Chat extraction on the frozen held-out corpus (tests/fixtures/extraction): precision,
     recall and closing the right value per language, misses per category, speed.
@@ -370,8 +550,11 @@ def bench_extraction(write: str | None, misses_dir: str | None) -> None:
     scores = ex.score_extractor()
     baseline = ex.score_extractor(factory=lambda t: SlotRuleExtractor(t["participants"]))
     rate = ex.throughput()
-    cmd = "graphmem-bench extraction" + (f" --write {write}" if write else "") + (
-        f" --misses {misses_dir}" if misses_dir else "")
+    cmd = (
+        "graphmem-bench extraction"
+        + (f" --write {write}" if write else "")
+        + (f" --misses {misses_dir}" if misses_dir else "")
+    )
     text = ex.markdown(scores, cmd, rate, baseline)
     if misses_dir:
         for p in ex.write_misses(scores, Path(misses_dir)):
@@ -380,16 +563,30 @@ def bench_extraction(write: str | None, misses_dir: str | None) -> None:
 
 
 @main.command("scale")
-@click.option("--sizes", default="10000,100000,1000000", show_default=True,
-              help="Store sizes in records, comma-separated.")
-@click.option("--writer-seconds", default=30.0, show_default=True,
-              help="How long each size's deadline run writes and reads.")
-@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
-              help="Also replace the scale section of this Markdown file.")
+@click.option(
+    "--sizes",
+    default="10000,100000,1000000",
+    show_default=True,
+    help="Store sizes in records, comma-separated.",
+)
+@click.option(
+    "--writer-seconds",
+    default=30.0,
+    show_default=True,
+    help="How long each size's deadline run writes and reads.",
+)
+@click.option(
+    "--write",
+    "write",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also replace the scale section of this Markdown file.",
+)
 @click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None)
 @click.pass_context
-def bench_scale(ctx: click.Context, sizes: str, writer_seconds: float, write: str | None,
-                plot_dir: str | None) -> None:
+def bench_scale(
+    ctx: click.Context, sizes: str, writer_seconds: float, write: str | None, plot_dir: str | None
+) -> None:
     """How cost grows with the store: ingest, evidence, blocks (snapshot and fresh), a
     deadline under a writer, snapshot build time and memory, Neo4j's size on disk.
 
@@ -403,26 +600,50 @@ def bench_scale(ctx: click.Context, sizes: str, writer_seconds: float, write: st
     size_list = [int(x) for x in sizes.split(",") if x.strip()]
     if not size_list or min(size_list) < 1000 or max(size_list) > 5_000_000:
         raise click.BadParameter("sizes must be between 1,000 and 5,000,000", param_hint="--sizes")
-    rows = scale.sweep(connect, size_list, lambda m: click.echo(m, err=True),
-                       writer_seconds=writer_seconds)
-    cmd = (f"graphmem-bench scale --sizes {sizes} --writer-seconds {writer_seconds:g}"
-           + (f" --write {write}" if write else "") + (f" --plots {plot_dir}" if plot_dir else ""))
-    _publish(scale.markdown(rows, cmd), "scale", write,
-             scale.plots(rows, Path(plot_dir)) if plot_dir else ())
+    rows = scale.sweep(
+        connect, size_list, lambda m: click.echo(m, err=True), writer_seconds=writer_seconds
+    )
+    cmd = (
+        f"graphmem-bench scale --sizes {sizes} --writer-seconds {writer_seconds:g}"
+        + (f" --write {write}" if write else "")
+        + (f" --plots {plot_dir}" if plot_dir else "")
+    )
+    _publish(
+        scale.markdown(rows, cmd),
+        "scale",
+        write,
+        scale.plots(rows, Path(plot_dir)) if plot_dir else (),
+    )
 
 
 @main.command("workers")
-@click.option("--size", default=100_000, show_default=True, type=click.IntRange(1000, 2_000_000),
-              help="Records in the store served.")
-@click.option("--workers", "workers", default="1,2", show_default=True,
-              help="Worker counts to run the service with.")
+@click.option(
+    "--size",
+    default=100_000,
+    show_default=True,
+    type=click.IntRange(1000, 2_000_000),
+    help="Records in the store served.",
+)
+@click.option(
+    "--workers",
+    "workers",
+    default="1,2",
+    show_default=True,
+    help="Worker counts to run the service with.",
+)
 @click.option("--connections", default=32, show_default=True, type=click.IntRange(1, 1024))
 @click.option("--seconds", default=20.0, show_default=True, type=click.FloatRange(1, 3600))
-@click.option("--write", "write", type=click.Path(dir_okay=False), default=None,
-              help="Also replace the workers section of this Markdown file.")
+@click.option(
+    "--write",
+    "write",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also replace the workers section of this Markdown file.",
+)
 @click.pass_context
-def bench_workers(ctx: click.Context, size: int, workers: str, connections: int,
-                  seconds: float, write: str | None) -> None:
+def bench_workers(
+    ctx: click.Context, size: int, workers: str, connections: int, seconds: float, write: str | None
+) -> None:
     """/block and /evidence over HTTP with `graphmem serve --workers N`, against the
     in-process call in the same run.
 
@@ -433,10 +654,13 @@ def bench_workers(ctx: click.Context, size: int, workers: str, connections: int,
     from graphmem_bench import workers as wk
 
     counts = [int(x) for x in workers.split(",") if x.strip()]
-    rows = wk.run(ctx.obj["uri"], size, counts, connections, seconds,
-                  lambda m: click.echo(m, err=True))
-    cmd = (f"graphmem-bench workers --size {size} --workers {workers} --connections "
-           f"{connections} --seconds {seconds:g}" + (f" --write {write}" if write else ""))
+    rows = wk.run(
+        ctx.obj["uri"], size, counts, connections, seconds, lambda m: click.echo(m, err=True)
+    )
+    cmd = (
+        f"graphmem-bench workers --size {size} --workers {workers} --connections "
+        f"{connections} --seconds {seconds:g}" + (f" --write {write}" if write else "")
+    )
     _publish(wk.markdown(rows, cmd, size, connections), "workers", write)
 
 
@@ -468,7 +692,7 @@ def _replace_section(path: Path, name: str, body: str) -> None:
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     block = f"{start}\n{body}{end}"
     if start in text and end in text:
-        text = text[: text.index(start)] + block + text[text.index(end) + len(end):]
+        text = text[: text.index(start)] + block + text[text.index(end) + len(end) :]
     else:
         text = text.rstrip() + "\n\n" + block + "\n"
     path.write_text(text, encoding="utf-8")

@@ -45,7 +45,8 @@ class BM25Index:
             import bm25s
         except ImportError:
             raise InvalidInputError(
-                "the BM25 baselines need bm25s: pip install 'graphmem[bench]'") from None
+                "the BM25 baselines need bm25s: pip install 'graphmem[bench]'"
+            ) from None
         self.model = bm25s.BM25(k1=1.2, b=0.75, method="lucene")
         self.model.index([simple_tokens(t) for t in texts], show_progress=False)
         self.vocab = self.model.vocab_dict
@@ -91,8 +92,11 @@ class Snapshot:
     def bm25(self) -> tuple[BM25Index, list[V]]:
         if self._bm25 is None:
             docs = sorted(self.heads.values(), key=lambda v: v.pos)
-            texts = [" ".join(self.records[p].text for p in v.evidence if p in self.records)
-                     + f" {v.subject} {v.relation.replace('_', ' ')} {v.value}" for v in docs]
+            texts = [
+                " ".join(self.records[p].text for p in v.evidence if p in self.records)
+                + f" {v.subject} {v.relation.replace('_', ' ')} {v.value}"
+                for v in docs
+            ]
             self._bm25 = (BM25Index(texts), docs)
         return self._bm25
 
@@ -138,13 +142,13 @@ def _anchors(reader: EvidenceReader, question: str) -> tuple[list[str], list[str
     return [a.key for a in found], [a.name for a in found]
 
 
-def _chosen(reader: EvidenceReader, anchors: list[str], vs: list[V], snap: Snapshot
-            ) -> Selection:
+def _chosen(reader: EvidenceReader, anchors: list[str], vs: list[V], snap: Snapshot) -> Selection:
     """A key selection plus the unresolved records; nothing chosen means the whole history."""
     if not vs:
         return Selection(anchors, [], [], fallback=True)
-    return Selection(anchors, _names(vs), _recs(snap, vs) + reader.store.unresolved_records(
-        reader.ns))
+    return Selection(
+        anchors, _names(vs), _recs(snap, vs) + reader.store.unresolved_records(reader.ns)
+    )
 
 
 def prior_refresh(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selection:
@@ -188,8 +192,9 @@ def bm25_matched(reader: EvidenceReader, question: str, hops: int, budget: int) 
 def current_state(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selection:
     snap = snapshot(reader)
     heads = list(snap.heads.values())
-    return Selection([], _names(heads),
-                     _recs(snap, heads) + reader.store.unresolved_records(reader.ns))
+    return Selection(
+        [], _names(heads), _recs(snap, heads) + reader.store.unresolved_records(reader.ns)
+    )
 
 
 def raw_history(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selection:
@@ -200,7 +205,8 @@ def _embed(reader: EvidenceReader, control: str, texts: list[str]) -> list[list[
     if reader.embedder is None:
         raise InvalidInputError(
             f"{control} needs an embedder: configure MemoryConfig(embedder=...) (e.g. an "
-            "OllamaClient, whose embed() uses Ollama's /api/embed)")
+            "OllamaClient, whose embed() uses Ollama's /api/embed)"
+        )
     cache: dict[str, list[float]] = reader.cache.setdefault("vectors", {})
     todo = [t for t in dict.fromkeys(texts) if t not in cache]
     if todo:
@@ -209,8 +215,9 @@ def _embed(reader: EvidenceReader, control: str, texts: list[str]) -> list[list[
     return [cache[t] for t in texts]
 
 
-def _top(reader: EvidenceReader, control: str, question: str, texts: list[str], k: int
-         ) -> list[int]:
+def _top(
+    reader: EvidenceReader, control: str, question: str, texts: list[str], k: int
+) -> list[int]:
     q = _embed(reader, control, [question])[0]
     vecs = _embed(reader, control, texts)
     scores = [cosine(q, v) for v in vecs]
@@ -221,8 +228,7 @@ def dense_top100(reader: EvidenceReader, question: str, hops: int, budget: int) 
     snap = snapshot(reader)
     _, anchors = _anchors(reader, question)
     docs = sorted(snap.heads.values(), key=lambda v: v.pos)
-    texts = [" ".join(snap.records[p].text for p in v.evidence if p in snap.records)
-             for v in docs]
+    texts = [" ".join(snap.records[p].text for p in v.evidence if p in snap.records) for v in docs]
     top = [docs[i] for i in _top(reader, "dense_top100", question, texts, 100)]
     return _chosen(reader, anchors, top, snap)
 
@@ -245,8 +251,7 @@ def turns_pruned(reader: EvidenceReader, question: str, hops: int, budget: int) 
     snap = snapshot(reader)
     _, anchors = _anchors(reader, question)
     turns = sorted(snap.records.values(), key=lambda r: r.pos)
-    picked = [turns[i] for i in _top(reader, "turns_pruned", question,
-                                     [t.text for t in turns], 12)]
+    picked = [turns[i] for i in _top(reader, "turns_pruned", question, [t.text for t in turns], 12)]
     vecs = _embed(reader, "turns_pruned", [t.text for t in picked])
     dropped: set[int] = set()
     for a in range(len(picked)):

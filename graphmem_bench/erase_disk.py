@@ -53,8 +53,9 @@ def _size(folder: Path) -> int:
     return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
 
 
-def run_size(n: int, *, sealed: bool = False, seed: int = 13,
-             progress: Callable[[str], None] = print) -> dict[str, Any]:
+def run_size(
+    n: int, *, sealed: bool = False, seed: int = 13, progress: Callable[[str], None] = print
+) -> dict[str, Any]:
     rng = random.Random(seed + n)
     both = _words(rng, 2 * n)
     rng.shuffle(both)
@@ -62,21 +63,27 @@ def run_size(n: int, *, sealed: bool = False, seed: int = 13,
     erased = set(rng.sample(words, max(1, n // 100)))
     erased_text = {text_words[w] for w in erased}
     scratch = Path(tempfile.mkdtemp(prefix="graphmem-erase-disk-"))
-    server = LocalNeo4j(scratch / "neo4j", bolt_port=free_port(), http_port=free_port(),
-                        heap="1g", pagecache="256m")
+    server = LocalNeo4j(
+        scratch / "neo4j", bolt_port=free_port(), http_port=free_port(), heap="1g", pagecache="256m"
+    )
     try:
         server.start()
         ids = {w: f"r{i}" for i, w in enumerate(words)}
         t0 = time.perf_counter()
-        with Memory.connect(server.bolt_url, "erase-disk", seal_text=sealed,
-                            key_store=str(scratch / "keys.sqlite3")) as mem:
-            batch = [Record(text=f"{w.capitalize()} moved to {w}ville and keeps a cat "
-                                 f"called {text_words[w]}.",
-                            id=ids[w],
-                            facts=(Fact(w.capitalize(), "home town", f"{w}ville"),))
-                     for w in words]
+        with Memory.connect(
+            server.bolt_url, "erase-disk", seal_text=sealed, key_store=str(scratch / "keys.sqlite3")
+        ) as mem:
+            batch = [
+                Record(
+                    text=f"{w.capitalize()} moved to {w}ville and keeps a cat "
+                    f"called {text_words[w]}.",
+                    id=ids[w],
+                    facts=(Fact(w.capitalize(), "home town", f"{w}ville"),),
+                )
+                for w in words
+            ]
             for i in range(0, n, 2000):
-                mem.ingest(batch[i:i + 2000])
+                mem.ingest(batch[i : i + 2000])
             ingest_s = time.perf_counter() - t0
             progress(f"{n:,} records written in {ingest_s:.1f} s")
             t0 = time.perf_counter()
@@ -87,31 +94,53 @@ def run_size(n: int, *, sealed: bool = False, seed: int = 13,
         before = _size(data / "data")
         found = _found(data)
         running, running_text = found & erased, found & erased_text
-        progress(f"{'sealed' if sealed else 'plain'}: erased {len(erased)}; fact words "
-                 f"{len(running)}, text-only words {len(running_text)} still readable in the "
-                 "running server's files")
+        progress(
+            f"{'sealed' if sealed else 'plain'}: erased {len(erased)}; fact words "
+            f"{len(running)}, text-only words {len(running_text)} still readable in the "
+            "running server's files"
+        )
         exe = Path(sys.executable).with_name("graphmem")
         t0 = time.perf_counter()
-        proc = subprocess.run([str(exe), "neo4j", "stop", "--data-dir", str(data),
-                               "--bolt-port", str(server.bolt_port), "--http-port",
-                               str(server.http_port)], capture_output=True, text=True,
-                              check=False)
+        proc = subprocess.run(
+            [
+                str(exe),
+                "neo4j",
+                "stop",
+                "--data-dir",
+                str(data),
+                "--bolt-port",
+                str(server.bolt_port),
+                "--http-port",
+                str(server.http_port),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         stop_s = time.perf_counter() - t0
         if proc.returncode != 0:
             raise RuntimeError(f"graphmem neo4j stop failed: {proc.stderr[-2000:]}")
         after = _found(data)
         kept = (set(words) - erased) | ({text_words[w] for w in words} - erased_text)
         res = {
-            "records": n, "sealed": sealed, "erased": len(erased), "ingest_s": ingest_s,
-            "erase_ms": erase_ms, "running_found": len(running),
+            "records": n,
+            "sealed": sealed,
+            "erased": len(erased),
+            "ingest_s": ingest_s,
+            "erase_ms": erase_ms,
+            "running_found": len(running),
             "running_text_found": len(running_text),
             "stopped_found": len(after & (erased | erased_text)),
             "kept_found": len(after & kept) if not sealed else len(after & set(words)),
-            "kept": len(kept) if not sealed else n - len(erased), "stop_s": stop_s,
-            "bytes_before": before, "bytes_after": _size(data / "data"),
+            "kept": len(kept) if not sealed else n - len(erased),
+            "stop_s": stop_s,
+            "bytes_before": before,
+            "bytes_after": _size(data / "data"),
         }
-        progress(f"after stop: {res['stopped_found']} erased, {res['kept_found']:,} kept "
-                 f"words found; stop took {stop_s:.1f} s")
+        progress(
+            f"after stop: {res['stopped_found']} erased, {res['kept_found']:,} kept "
+            f"words found; stop took {stop_s:.1f} s"
+        )
         return res
     finally:
         server.stop()
@@ -119,8 +148,9 @@ def run_size(n: int, *, sealed: bool = False, seed: int = 13,
 
 
 def run(sizes: list[int], progress: Callable[[str], None] = print) -> list[dict[str, Any]]:
-    return [run_size(n, sealed=sealed, progress=progress)
-            for n in sizes for sealed in (False, True)]
+    return [
+        run_size(n, sealed=sealed, progress=progress) for n in sizes for sealed in (False, True)
+    ]
 
 
 def markdown(rows: list[dict[str, Any]], command: str) -> str:
@@ -131,7 +161,9 @@ def markdown(rows: list[dict[str, Any]], command: str) -> str:
         f"{r['running_text_found']} ({r['running_text_found'] / r['erased']:.0%}) | "
         f"{r['running_found']} ({r['running_found'] / r['erased']:.0%}) | "
         f"**{r['stopped_found']}** | {r['kept_found']:,} / {r['kept']:,} | {r['stop_s']:.1f} | "
-        f"{r['bytes_before'] / mib:.0f} → {r['bytes_after'] / mib:.0f} |" for r in rows)
+        f"{r['bytes_before'] / mib:.0f} → {r['bytes_after'] / mib:.0f} |"
+        for r in rows
+    )
     return (
         f"Command: `{command}`\n\n"
         "Each record carries two made-up words: a *fact word* (subject and value of its "
@@ -147,4 +179,5 @@ def markdown(rows: list[dict[str, Any]], command: str) -> str:
         "| records | text | erased | ingest s | erase ms each | erased text words "
         "readable, running | erased fact words readable, running | erased words after stop "
         "| kept words readable after stop | stop s | data folder MiB (before → after) |\n"
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + body + "\n")
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + body + "\n"
+    )

@@ -39,8 +39,13 @@ __all__ = ["FIXTURES", "Score", "load", "markdown", "score_extractor"]
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "extraction"
 
 _INTENT_KIND = {"set": "state", "update": "state", "correct": "correct", "revoke": "revoke"}
-_PRED_KIND = {Intent.ASSERT: "state", Intent.UPDATE: "state", Intent.CONFIRM: "state",
-              Intent.CORRECT: "correct", Intent.REVOKE: "revoke"}
+_PRED_KIND = {
+    Intent.ASSERT: "state",
+    Intent.UPDATE: "state",
+    Intent.CONFIRM: "state",
+    Intent.CORRECT: "correct",
+    Intent.REVOKE: "revoke",
+}
 
 
 def load(lang: str, fixtures: Path = FIXTURES) -> list[dict[str, Any]]:
@@ -48,9 +53,11 @@ def load(lang: str, fixtures: Path = FIXTURES) -> list[dict[str, Any]]:
     if not path.is_file():
         raise FileNotFoundError(
             f"{path} is missing: the extraction corpus ships with the source tree "
-            "(tests/fixtures/extraction), run graphmem-bench from a checkout")
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
+            "(tests/fixtures/extraction), run graphmem-bench from a checkout"
+        )
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
 
 
 def split_of(index: int) -> str:
@@ -69,7 +76,7 @@ def _tokens(name: str) -> list[str]:
 
 def _contiguous(part: list[str], whole: list[str]) -> bool:
     n = len(part)
-    return n > 0 and any(whole[i:i + n] == part for i in range(len(whole) - n + 1))
+    return n > 0 and any(whole[i : i + n] == part for i in range(len(whole) - n + 1))
 
 
 def subject_matches(pred: str, gold: dict[str, Any]) -> bool:
@@ -85,15 +92,20 @@ def subject_matches(pred: str, gold: dict[str, Any]) -> bool:
 def value_matches(pred: Fact, gold: dict[str, Any]) -> bool:
     if gold["intent"] == "revoke":
         return pred.intent is Intent.REVOKE and (
-            not pred.value or gold.get("previous") is None or
-            _canon(pred.value) == _canon(str(gold["previous"])))
+            not pred.value
+            or gold.get("previous") is None
+            or _canon(pred.value) == _canon(str(gold["previous"]))
+        )
     targets = {_canon(gold["value"]), *(_canon(f) for f in gold.get("value_forms", []))}
     return _canon(pred.value) in targets
 
 
 def fact_matches(pred: Fact, gold: dict[str, Any]) -> bool:
-    return (subject_matches(pred.subject, gold) and value_matches(pred, gold)
-            and _PRED_KIND[pred.intent] == _INTENT_KIND[gold["intent"]])
+    return (
+        subject_matches(pred.subject, gold)
+        and value_matches(pred, gold)
+        and _PRED_KIND[pred.intent] == _INTENT_KIND[gold["intent"]]
+    )
 
 
 @dataclass
@@ -135,8 +147,11 @@ class Score:
             mine = getattr(self, f.name)
             if isinstance(mine, int | float):
                 setattr(self, f.name, mine + getattr(other, f.name))
-        for mine, theirs in ((self.by_type, other.by_type), (self.by_intent, other.by_intent),
-                             (self.by_tag, other.by_tag)):
+        for mine, theirs in (
+            (self.by_type, other.by_type),
+            (self.by_intent, other.by_intent),
+            (self.by_tag, other.by_tag),
+        ):
             for k, (a, b) in theirs.items():
                 mine[k][0] += a
                 mine[k][1] += b
@@ -159,9 +174,17 @@ def chat_factory(thread: dict[str, Any]) -> ChatExtractor:
 
 def thread_records(thread: dict[str, Any]) -> list[Record]:
     """The thread's messages as the records an agent would write, in order."""
-    return [Record(m["text"], speaker=m["speaker"], participants=tuple(thread["participants"]),
-                   observed_at=m["time"], source=thread["id"], pos=pos)
-            for pos, m in enumerate(thread["messages"])]
+    return [
+        Record(
+            m["text"],
+            speaker=m["speaker"],
+            participants=tuple(thread["participants"]),
+            observed_at=m["time"],
+            source=thread["id"],
+            pos=pos,
+        )
+        for pos, m in enumerate(thread["messages"])
+    ]
 
 
 def score_thread(thread: dict[str, Any], index: int, factory: Factory = chat_factory) -> Score:
@@ -170,8 +193,9 @@ def score_thread(thread: dict[str, Any], index: int, factory: Factory = chat_fac
     controller = Controller()
     states: dict[str, KeyState] = {}
     plan = Plan()
-    for pos, (msg, record) in enumerate(zip(thread["messages"], thread_records(thread),
-                                            strict=True)):
+    for pos, (msg, record) in enumerate(
+        zip(thread["messages"], thread_records(thread), strict=True)
+    ):
         t0 = time.perf_counter()
         got = extractor.extract(record)
         sc.seconds += time.perf_counter() - t0
@@ -191,16 +215,23 @@ def score_thread(thread: dict[str, Any], index: int, factory: Factory = chat_fac
             sc.by_intent[g["intent"]][1] += 1
             for tag in msg.get("tags", []):
                 sc.by_tag[tag][1] += 1
-            hit = next((i for i, p in enumerate(preds) if i not in used and fact_matches(p, g)),
-                       None)
+            hit = next(
+                (i for i, p in enumerate(preds) if i not in used and fact_matches(p, g)), None
+            )
             if g["intent"] in ("update", "correct", "revoke") and g.get("previous"):
                 sc.changes_with_previous += 1
             if hit is None:
-                sc.misses.append({"thread": thread["id"], "split": sc.split, "text": msg["text"],
-                                  "gold": f"{g['subject']} | {g['relation']} | {g['value']} | "
-                                          f"{g['intent']}",
-                                  "type": g["value_type"], "intent": g["intent"],
-                                  "predicted": [_show(p) for p in preds]})
+                sc.misses.append(
+                    {
+                        "thread": thread["id"],
+                        "split": sc.split,
+                        "text": msg["text"],
+                        "gold": f"{g['subject']} | {g['relation']} | {g['value']} | {g['intent']}",
+                        "type": g["value_type"],
+                        "intent": g["intent"],
+                        "predicted": [_show(p) for p in preds],
+                    }
+                )
                 continue
             used.add(hit)
             sc.right += 1
@@ -209,9 +240,12 @@ def score_thread(thread: dict[str, Any], index: int, factory: Factory = chat_fac
             for tag in msg.get("tags", []):
                 sc.by_tag[tag][0] += 1
             pred = preds[hit]
-            if (g["intent"], pred.intent) in (("set", Intent.ASSERT), ("update", Intent.UPDATE),
-                                               ("correct", Intent.CORRECT),
-                                               ("revoke", Intent.REVOKE)):
+            if (g["intent"], pred.intent) in (
+                ("set", Intent.ASSERT),
+                ("update", Intent.UPDATE),
+                ("correct", Intent.CORRECT),
+                ("revoke", Intent.REVOKE),
+            ):
                 sc.exact_intent += 1
             if g["intent"] in ("update", "correct", "revoke") and g.get("previous"):
                 sc.changes_predicted += 1
@@ -221,16 +255,27 @@ def score_thread(thread: dict[str, Any], index: int, factory: Factory = chat_fac
                     sc.closes_right += 1
         for i, p in enumerate(preds):
             if i not in used:
-                sc.wrong.append({"thread": thread["id"], "split": sc.split, "text": msg["text"],
-                                 "predicted": _show(p),
-                                 "gold": [f"{g['subject']} | {g['value']} | {g['intent']}"
-                                          for g in golds] or msg.get("no_fact_reason")})
+                sc.wrong.append(
+                    {
+                        "thread": thread["id"],
+                        "split": sc.split,
+                        "text": msg["text"],
+                        "predicted": _show(p),
+                        "gold": [f"{g['subject']} | {g['value']} | {g['intent']}" for g in golds]
+                        or msg.get("no_fact_reason"),
+                    }
+                )
         for j, p in enumerate(preds):
             key, _ = controller.key_for(p)
             state = states.setdefault(key, KeyState(key))
-            ctx = FactContext(record_uid=f"{thread['id']}/{pos}", pos=pos, fact_index=j,
-                              observed_at=record.observed_at, authority=1,
-                              source=msg["speaker"])
+            ctx = FactContext(
+                record_uid=f"{thread['id']}/{pos}",
+                pos=pos,
+                fact_index=j,
+                observed_at=record.observed_at,
+                authority=1,
+                source=msg["speaker"],
+            )
             try:
                 controller.apply(state, p, ctx, plan)
             except Exception:
@@ -242,8 +287,9 @@ def _show(f: Fact) -> str:
     return f"{f.subject} | {f.relation} | {f.value} | {f.intent}"
 
 
-def score_extractor(langs: Iterable[str] = ("en", "ko"), factory: Factory = chat_factory,
-                    fixtures: Path = FIXTURES) -> dict[tuple[str, str], Score]:
+def score_extractor(
+    langs: Iterable[str] = ("en", "ko"), factory: Factory = chat_factory, fixtures: Path = FIXTURES
+) -> dict[tuple[str, str], Score]:
     """Scores per (language, split) and per (language, "all")."""
     out: dict[tuple[str, str], Score] = {}
     for lang in langs:
@@ -256,8 +302,9 @@ def score_extractor(langs: Iterable[str] = ("en", "ko"), factory: Factory = chat
     return out
 
 
-def throughput(langs: Iterable[str] = ("en", "ko"), repeats: int = 3,
-               fixtures: Path = FIXTURES) -> float:
+def throughput(
+    langs: Iterable[str] = ("en", "ko"), repeats: int = 3, fixtures: Path = FIXTURES
+) -> float:
     """Messages per second through ChatExtractor.extract, records built beforehand."""
     threads = [(t, thread_records(t)) for lang in langs for t in load(lang, fixtures)]
     n, t = 0, 0.0
@@ -276,35 +323,56 @@ def _pct(a: int, b: int) -> str:
     return f"{a / b:.3f}" if b else "–"
 
 
-def markdown(scores: dict[tuple[str, str], Score], command: str, rate: float,
-             baseline: dict[tuple[str, str], Score] | None = None, misses_per_lang: int = 12
-             ) -> str:
-    out = [f"Command: `{command}`", "",
-           "| language | split | messages | gold facts | predicted | precision | recall | "
-           "closes the right value | exact intent | no-fact messages with a fact |",
-           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+def markdown(
+    scores: dict[tuple[str, str], Score],
+    command: str,
+    rate: float,
+    baseline: dict[tuple[str, str], Score] | None = None,
+    misses_per_lang: int = 12,
+) -> str:
+    out = [
+        f"Command: `{command}`",
+        "",
+        "| language | split | messages | gold facts | predicted | precision | recall | "
+        "closes the right value | exact intent | no-fact messages with a fact |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for (lang, split), s in sorted(scores.items()):
-        out.append(f"| {lang} | {split} | {s.messages} | {s.gold} | {s.predicted} | "
-                   f"{_pct(s.right, s.predicted)} | {s.recall:.3f} | "
-                   f"{s.closes_right}/{s.changes_predicted} ({s.closes:.3f}) | "
-                   f"{_pct(s.exact_intent, s.right)} | "
-                   f"{s.no_fact_with_prediction}/{s.no_fact_messages} |")
+        out.append(
+            f"| {lang} | {split} | {s.messages} | {s.gold} | {s.predicted} | "
+            f"{_pct(s.right, s.predicted)} | {s.recall:.3f} | "
+            f"{s.closes_right}/{s.changes_predicted} ({s.closes:.3f}) | "
+            f"{_pct(s.exact_intent, s.right)} | "
+            f"{s.no_fact_with_prediction}/{s.no_fact_messages} |"
+        )
     if baseline:
-        out += ["", "Baseline, the slot-rule extractor (seed 004's rules) given every "
-                "participant's name:", "",
-                "| language | predicted | precision | recall | closes the right value |",
-                "|---|---:|---:|---:|---:|"]
+        out += [
+            "",
+            "Baseline, the slot-rule extractor (seed 004's rules) given every participant's name:",
+            "",
+            "| language | predicted | precision | recall | closes the right value |",
+            "|---|---:|---:|---:|---:|",
+        ]
         for (lang, split), s in sorted(baseline.items()):
             if split == "all":
-                out.append(f"| {lang} | {s.predicted} | {_pct(s.right, s.predicted)} | "
-                           f"{s.recall:.3f} | {s.closes_right}/{s.changes_predicted} |")
-    out += ["", f"Extraction speed: {rate:,.0f} messages/s (one core, both languages, records "
-            "built beforehand).", ""]
+                out.append(
+                    f"| {lang} | {s.predicted} | {_pct(s.right, s.predicted)} | "
+                    f"{s.recall:.3f} | {s.closes_right}/{s.changes_predicted} |"
+                )
+    out += [
+        "",
+        f"Extraction speed: {rate:,.0f} messages/s (one core, both languages, records "
+        "built beforehand).",
+        "",
+    ]
     for lang in sorted({k[0] for k in scores}):
         s = scores[(lang, "all")]
-        out += [f"#### {lang}: recall by value type, intent and phenomenon", "",
-                "| value type | recall | | intent | recall | | tag | recall |",
-                "|---|---:|---|---|---:|---|---|---:|"]
+        out += [
+            f"#### {lang}: recall by value type, intent and phenomenon",
+            "",
+            "| value type | recall | | intent | recall | | tag | recall |",
+            "|---|---:|---|---|---:|---|---|---:|",
+        ]
         types = sorted(s.by_type.items(), key=lambda kv: -kv[1][1])
         intents = sorted(s.by_intent.items(), key=lambda kv: -kv[1][1])
         tags = sorted(s.by_tag.items(), key=lambda kv: -kv[1][1])
@@ -316,16 +384,21 @@ def markdown(scores: dict[tuple[str, str], Score], command: str, rate: float,
                     cells += [k, f"{a}/{b}"]
                 else:
                     cells += ["", ""]
-            out.append(f"| {cells[0]} | {cells[1]} | | {cells[2]} | {cells[3]} | | "
-                       f"{cells[4]} | {cells[5]} |")
+            out.append(
+                f"| {cells[0]} | {cells[1]} | | {cells[2]} | {cells[3]} | | "
+                f"{cells[4]} | {cells[5]} |"
+            )
         reasons = ", ".join(f"{k} {v}" for k, v in s.false_by_reason.most_common()) or "none"
-        out += ["", f"Facts predicted on messages with no gold fact, by why they have none: "
-                f"{reasons}.", "",
-                f"Wrong predictions ({len(s.wrong)}), first {misses_per_lang} held-out:", ""]
+        out += [
+            "",
+            f"Facts predicted on messages with no gold fact, by why they have none: {reasons}.",
+            "",
+            f"Wrong predictions ({len(s.wrong)}), first {misses_per_lang} held-out:",
+            "",
+        ]
         for w in [w for w in s.wrong if w["split"] == "held-out"][:misses_per_lang]:
             out.append(f"- `{w['text'][:90]}` → predicted {w['predicted']}; gold {w['gold']}")
-        out += ["", f"Missed gold facts ({len(s.misses)}), first {misses_per_lang} held-out:",
-                ""]
+        out += ["", f"Missed gold facts ({len(s.misses)}), first {misses_per_lang} held-out:", ""]
         for m in [m for m in s.misses if m["split"] == "held-out"][:misses_per_lang]:
             out.append(f"- `{m['text'][:90]}` → gold {m['gold']}")
         out.append("")
@@ -339,13 +412,22 @@ def write_misses(scores: dict[tuple[str, str], Score], folder: Path) -> list[Pat
     for lang in sorted({k[0] for k in scores}):
         s = scores[(lang, "all")]
         path = folder / f"extraction_misses_{lang}.md"
-        lines = [f"# Extraction misses, {lang} (generated by `graphmem-bench extraction`)", "",
-                 "## Wrong predictions", ""]
-        lines += [f"- [{w['split']}] {w['thread']}: `{w['text']}` → {w['predicted']}; gold "
-                  f"{w['gold']}" for w in s.wrong]
+        lines = [
+            f"# Extraction misses, {lang} (generated by `graphmem-bench extraction`)",
+            "",
+            "## Wrong predictions",
+            "",
+        ]
+        lines += [
+            f"- [{w['split']}] {w['thread']}: `{w['text']}` → {w['predicted']}; gold {w['gold']}"
+            for w in s.wrong
+        ]
         lines += ["", "## Missed gold facts", ""]
-        lines += [f"- [{m['split']}] {m['thread']}: `{m['text']}` → gold {m['gold']}; "
-                  f"predicted {m['predicted']}" for m in s.misses]
+        lines += [
+            f"- [{m['split']}] {m['thread']}: `{m['text']}` → gold {m['gold']}; "
+            f"predicted {m['predicted']}"
+            for m in s.misses
+        ]
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         paths.append(path)
     return paths

@@ -26,8 +26,9 @@ from graphmem.language.crossscript import CrossScriptLinker
 
 __all__ = ["FIXTURE", "Result", "markdown", "run"]
 
-FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "hangul_names" / \
-    "names.jsonl"
+FIXTURE = (
+    Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "hangul_names" / "names.jsonl"
+)
 TUNE_LAST_ID = 300
 
 
@@ -56,8 +57,11 @@ def run(data_dir: str | Path, fixture: Path = FIXTURE) -> Result:
     t0 = time.perf_counter()
     linker = CrossScriptLinker(names)
     build = time.perf_counter() - t0
-    items = [json.loads(line) for line in fixture.read_text(encoding="utf-8").splitlines()
-             if line.strip()]
+    items = [
+        json.loads(line)
+        for line in fixture.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     res = Result(len(linker), build, 0.0)
     t0 = time.perf_counter()
     for it in items:
@@ -65,16 +69,20 @@ def run(data_dir: str | Path, fixture: Path = FIXTURE) -> Result:
         link = linker.link(it["hangul"])
         gold = it["gold"]
         right = link is not None and gold is not None and link.name.lower() == gold.lower()
-        for key in ((split, "all", "all"), (split, "kind", it["kind"]),
-                    (split, "category", it["category"])):
+        for key in (
+            (split, "all", "all"),
+            (split, "kind", it["kind"]),
+            (split, "category", it["category"]),
+        ):
             c = res.counts.setdefault(key, Counter())
             c["items"] += 1
             c["positives"] += gold is not None
             c["links"] += link is not None
             c["correct"] += right
         if split == "held-out" and not right and (link is not None or gold is not None):
-            res.misses[it["kind"]].append({"hangul": it["hangul"], "gold": gold,
-                                           "linked": link.name if link else None})
+            res.misses[it["kind"]].append(
+                {"hangul": it["hangul"], "gold": gold, "linked": link.name if link else None}
+            )
     res.per_item_ms = (time.perf_counter() - t0) * 1000 / max(1, len(items))
     return res
 
@@ -86,32 +94,52 @@ def _pr(c: Counter[str]) -> tuple[str, str]:
 
 
 def markdown(res: Result, command: str) -> str:
-    out = [f"Command: `{command}`", "",
-           f"Index: {res.names:,} Latin names of the 262k graph, built in "
-           f"{res.build_seconds:.2f} s; {res.per_item_ms:.2f} ms per rendering linked "
-           "(cold, no cache).", "",
-           "| split | items | names in the graph | links made | correct | precision | recall |",
-           "|---|---:|---:|---:|---:|---:|---:|"]
+    out = [
+        f"Command: `{command}`",
+        "",
+        f"Index: {res.names:,} Latin names of the 262k graph, built in "
+        f"{res.build_seconds:.2f} s; {res.per_item_ms:.2f} ms per rendering linked "
+        "(cold, no cache).",
+        "",
+        "| split | items | names in the graph | links made | correct | precision | recall |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for split in ("tune", "held-out"):
         c = res.counts[(split, "all", "all")]
         p, r = _pr(c)
-        out.append(f"| {split} | {c['items']} | {c['positives']} | {c['links']} | "
-                   f"{c['correct']} | {p} | {r} |")
+        out.append(
+            f"| {split} | {c['items']} | {c['positives']} | {c['links']} | "
+            f"{c['correct']} | {p} | {r} |"
+        )
     for facet in ("kind", "category"):
-        out += ["", f"Held-out, by {facet}:", "",
-                f"| {facet} | items | names in the graph | links | correct | precision | "
-                "recall |", "|---|---:|---:|---:|---:|---:|---:|"]
+        out += [
+            "",
+            f"Held-out, by {facet}:",
+            "",
+            f"| {facet} | items | names in the graph | links | correct | precision | recall |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
         for (split, f, value), c in sorted(res.counts.items()):
             if split == "held-out" and f == facet:
                 p, r = _pr(c)
-                out.append(f"| {value} | {c['items']} | {c['positives']} | {c['links']} | "
-                           f"{c['correct']} | {p} | {r} |")
-    out += ["", "Held-out misses, by kind (first 12 each; `linked` is what the linker chose "
-            "instead, empty when it abstained):", ""]
+                out.append(
+                    f"| {value} | {c['items']} | {c['positives']} | {c['links']} | "
+                    f"{c['correct']} | {p} | {r} |"
+                )
+    out += [
+        "",
+        "Held-out misses, by kind (first 12 each; `linked` is what the linker chose "
+        "instead, empty when it abstained):",
+        "",
+    ]
     for kind, misses in sorted(res.misses.items()):
         wrong = sum(1 for m in misses if m["linked"])
-        out.append(f"- **{kind}**: {len(misses)} ({wrong} wrong links, "
-                   f"{len(misses) - wrong} abstentions) — " + "; ".join(
-                       f"{m['hangul']} → {m['linked'] or '∅'} (gold {m['gold'] or '∅'})"
-                       for m in misses[:12]))
+        out.append(
+            f"- **{kind}**: {len(misses)} ({wrong} wrong links, "
+            f"{len(misses) - wrong} abstentions) — "
+            + "; ".join(
+                f"{m['hangul']} → {m['linked'] or '∅'} (gold {m['gold'] or '∅'})"
+                for m in misses[:12]
+            )
+        )
     return "\n".join(out) + "\n"

@@ -42,13 +42,15 @@ def _timed(calls: list[Callable[[], str]]) -> tuple[list[float], list[str]]:
     return lat, texts
 
 
-async def _mcp_calls(client: Any, requests: list[tuple[str, str, str]]
-                     ) -> tuple[list[float], list[str]]:
+async def _mcp_calls(
+    client: Any, requests: list[tuple[str, str, str]]
+) -> tuple[list[float], list[str]]:
     lat, texts = [], []
     for text, partner, now in requests:
         t = time.perf_counter()
-        res = await client.call_tool("memory_block", {"request": text, "partner": partner,
-                                                      "now": now})
+        res = await client.call_tool(
+            "memory_block", {"request": text, "partner": partner, "now": now}
+        )
         lat.append((time.perf_counter() - t) * 1000)
         if res.is_error:
             raise RuntimeError(f"memory_block failed: {res.content}")
@@ -57,8 +59,14 @@ async def _mcp_calls(client: Any, requests: list[tuple[str, str, str]]
     return lat, texts
 
 
-def run(uri: str | None, *, requests: int = 200, cli_calls: int = 5, seed: int = 7,
-        progress: Callable[[str], None] = print) -> dict[str, Any]:
+def run(
+    uri: str | None,
+    *,
+    requests: int = 200,
+    cli_calls: int = 5,
+    seed: int = 7,
+    progress: Callable[[str], None] = print,
+) -> dict[str, Any]:
     import httpx2
     from mcp import Client as McpClient
     from mcp import StdioServerParameters
@@ -91,12 +99,14 @@ def run(uri: str | None, *, requests: int = 200, cli_calls: int = 5, seed: int =
 
         async def over_mcp() -> None:
             http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {KEY}"}, timeout=60)
-            async with McpClient(streamable_http_client(f"{base}/mcp/{ns}",
-                                                        http_client=http)) as c:
+            async with McpClient(streamable_http_client(f"{base}/mcp/{ns}", http_client=http)) as c:
                 await _mcp_calls(c, asks[:1])
                 lat["MCP (HTTP)"], texts["MCP (HTTP)"] = await _mcp_calls(c, asks)
-            stdio = StdioServerParameters(command=graphmem_command()[0], args=[
-                *graphmem_command()[1:], "-n", ns, "mcp"], env={**env, "GRAPHMEM_API_KEYS": ""})
+            stdio = StdioServerParameters(
+                command=graphmem_command()[0],
+                args=[*graphmem_command()[1:], "-n", ns, "mcp"],
+                env={**env, "GRAPHMEM_API_KEYS": ""},
+            )
             async with McpClient(stdio, read_timeout_seconds=120) as c:
                 await _mcp_calls(c, asks[:1])
                 lat["MCP (stdio)"], texts["MCP (stdio)"] = await _mcp_calls(c, asks)
@@ -104,30 +114,43 @@ def run(uri: str | None, *, requests: int = 200, cli_calls: int = 5, seed: int =
         asyncio.run(over_mcp())
         progress("MCP done")
         cli: list[Callable[[], str]] = [
-            lambda a=a: subprocess.run(
-                graphmem_command("-n", ns, "block", a[0], "--partner", a[1], "--now", a[2]),
-                env=env, capture_output=True, text=True, check=True).stdout
-            for a in asks[:cli_calls]]
+            lambda a=a: (
+                subprocess.run(
+                    graphmem_command("-n", ns, "block", a[0], "--partner", a[1], "--now", a[2]),
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout
+            )
+            for a in asks[:cli_calls]
+        ]
         lat["CLI (a process per call)"], _ = _timed(cli)
     out["latency"] = {name: _stats(v) for name, v in lat.items()}
     reference = texts["in-process"]
-    out["identical"] = {name: sum(a == b for a, b in zip(reference, t, strict=True))
-                        for name, t in texts.items()}
+    out["identical"] = {
+        name: sum(a == b for a, b in zip(reference, t, strict=True)) for name, t in texts.items()
+    }
     out["non_empty"] = sum(bool(t) for t in reference)
-    out["http_minus_inprocess_p50_ms"] = (out["latency"]["REST (Client)"]["p50_ms"]
-                                          - out["latency"]["in-process"]["p50_ms"])
+    out["http_minus_inprocess_p50_ms"] = (
+        out["latency"]["REST (Client)"]["p50_ms"] - out["latency"]["in-process"]["p50_ms"]
+    )
     return out
 
 
 def markdown(res: dict[str, Any], command: str) -> str:
-    rows = [f"| {name} | {s['n']} | {s['p50_ms']:.2f} | {s['p95_ms']:.2f} | "
-            f"{res['identical'].get(name, '—')} |"
-            for name, s in res["latency"].items()]
+    rows = [
+        f"| {name} | {s['n']} | {s['p50_ms']:.2f} | {s['p95_ms']:.2f} | "
+        f"{res['identical'].get(name, '—')} |"
+        for name, s in res["latency"].items()
+    ]
     gap = res["http_minus_inprocess_p50_ms"]
-    return (f"Command: `{command}`\n\n"
-            f"Store: {res['records']:,} records (personal memory, English, namesakes); "
-            f"{res['requests']} block requests ({res['non_empty']} answered with a block, "
-            f"{res['requests'] - res['non_empty']} abstained), snapshot mode, one client.\n\n"
-            "| interface | calls | p50 ms | p95 ms | blocks identical to in-process |\n"
-            "|---|---:|---:|---:|---:|\n" + "\n".join(rows) + "\n\n"
-            f"REST p50 minus in-process p50: **{gap:.2f} ms** (target: within 2 ms).\n")
+    return (
+        f"Command: `{command}`\n\n"
+        f"Store: {res['records']:,} records (personal memory, English, namesakes); "
+        f"{res['requests']} block requests ({res['non_empty']} answered with a block, "
+        f"{res['requests'] - res['non_empty']} abstained), snapshot mode, one client.\n\n"
+        "| interface | calls | p50 ms | p95 ms | blocks identical to in-process |\n"
+        "|---|---:|---:|---:|---:|\n" + "\n".join(rows) + "\n\n"
+        f"REST p50 minus in-process p50: **{gap:.2f} ms** (target: within 2 ms).\n"
+    )

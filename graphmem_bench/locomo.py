@@ -40,7 +40,8 @@ class Result:
     budgets: tuple[int, ...]
     # (split, control, budget, category) -> recalls
     recall: dict[tuple[str, str, int, int], list[float]] = field(
-        default_factory=lambda: defaultdict(list))
+        default_factory=lambda: defaultdict(list)
+    )
     latency_ms: list[float] = field(default_factory=list)
     questions: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
@@ -58,8 +59,9 @@ def _gold(qa: dict[str, Any], sample_id: str) -> set[str]:
     return ids
 
 
-def _bm25s_select(index: BM25Index, turns: Sequence[EvidenceRecord], question: str,
-                  budget: int) -> list[EvidenceRecord]:
+def _bm25s_select(
+    index: BM25Index, turns: Sequence[EvidenceRecord], question: str, budget: int
+) -> list[EvidenceRecord]:
     """Best-ranked turns, skipping any that no longer fit, rendered in source order."""
     room = budget - len(render([], budget)[0])
     kept = []
@@ -71,8 +73,12 @@ def _bm25s_select(index: BM25Index, turns: Sequence[EvidenceRecord], question: s
     return kept
 
 
-def run(connect: Callable[..., Memory], data_dir: str | Path,
-        budgets: Sequence[int] = BUDGETS, progress: Callable[[str], None] = print) -> Result:
+def run(
+    connect: Callable[..., Memory],
+    data_dir: str | Path,
+    budgets: Sequence[int] = BUDGETS,
+    progress: Callable[[str], None] = print,
+) -> Result:
     res = Result(tuple(budgets))
     for conv in locomo.load_conversations(data_dir):
         split = "tune" if conv.sample_id in TUNE else "held-out"
@@ -81,8 +87,11 @@ def run(connect: Callable[..., Memory], data_dir: str | Path,
             mem.ingest(list(locomo.records(conv)))
             turns = mem.store.all_records(mem.namespace)
             index = BM25Index([t.text for t in turns])
-            asked = [qa for qa in conv.qa if qa.get("category") in CATEGORIES
-                     and _gold(qa, conv.sample_id)]
+            asked = [
+                qa
+                for qa in conv.qa
+                if qa.get("category") in CATEGORIES and _gold(qa, conv.sample_id)
+            ]
             for qa in asked:
                 question, gold = str(qa["question"]), _gold(qa, conv.sample_id)
                 cat = int(qa["category"])  # type: ignore[call-overload]
@@ -100,19 +109,23 @@ def run(connect: Callable[..., Memory], data_dir: str | Path,
                     for control, recs in picked.items():
                         found = {r.id for r in recs} & gold
                         res.recall[(split, control, budget, cat)].append(len(found) / len(gold))
-            progress(f"{conv.sample_id} ({split}): {len(asked)} questions, graphmem@4000 "
-                     f"{res.mean(split, 'graphmem', 4000):.3f} so far")
+            progress(
+                f"{conv.sample_id} ({split}): {len(asked)} questions, graphmem@4000 "
+                f"{res.mean(split, 'graphmem', 4000):.3f} so far"
+            )
         finally:
             mem.close()
     return res
 
 
 def markdown(res: Result, command: str) -> str:
-    out = [f"Command: `{command}`\n",
-           f"Questions (categories 1-4 with gold turns): tune {res.questions['tune']}, "
-           f"held-out {res.questions['held-out']}. Tuning used the tune conversations "
-           f"({', '.join(TUNE)}) only; the held-out ones (conv-44 … conv-50) were not "
-           "looked at while building.\n"]
+    out = [
+        f"Command: `{command}`\n",
+        f"Questions (categories 1-4 with gold turns): tune {res.questions['tune']}, "
+        f"held-out {res.questions['held-out']}. Tuning used the tune conversations "
+        f"({', '.join(TUNE)}) only; the held-out ones (conv-44 … conv-50) were not "
+        "looked at while building.\n",
+    ]
     for split in ("held-out", "tune"):
         out.append(f"\n**{split}**: evidence recall by budget (characters)\n")
         out.append("| control | " + " | ".join(f"{b:,}" for b in res.budgets) + " |")
@@ -124,13 +137,18 @@ def markdown(res: Result, command: str) -> str:
         out.append("| category | " + " | ".join(f"{b:,}" for b in res.budgets) + " |")
         out.append("|---|" + "---|" * len(res.budgets))
         for cat, name in CATEGORIES.items():
-            cells = [f"{res.mean(split, 'graphmem', b, cat):.3f} / "
-                     f"{res.mean(split, 'bm25s', b, cat):.3f}" for b in res.budgets]
+            cells = [
+                f"{res.mean(split, 'graphmem', b, cat):.3f} / "
+                f"{res.mean(split, 'bm25s', b, cat):.3f}"
+                for b in res.budgets
+            ]
             n = len(res.recall.get((split, "graphmem", res.budgets[0], cat), []))
             out.append(f"| {name} ({n}) | " + " | ".join(cells) + " |")
     lat = sorted(res.latency_ms)
-    out.append(f"\nEvidence latency at 4,000 characters (all {len(lat)} questions, Neo4j "
-               f"included): p50 {percentile(lat, .5):.1f} ms, p95 {percentile(lat, .95):.1f} ms.\n")
+    out.append(
+        f"\nEvidence latency at 4,000 characters (all {len(lat)} questions, Neo4j "
+        f"included): p50 {percentile(lat, 0.5):.1f} ms, p95 {percentile(lat, 0.95):.1f} ms.\n"
+    )
     return "\n".join(out)
 
 
@@ -145,8 +163,12 @@ def plot(res: Result, out_dir: Path) -> list[Path]:
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
     for ax, split in zip(axes, ("held-out", "tune"), strict=True):
         for control, style in zip(CONTROLS, ("o-", "s--", "^:"), strict=True):
-            ax.plot(res.budgets, [res.mean(split, control, b) for b in res.budgets], style,
-                    label=control)
+            ax.plot(
+                res.budgets,
+                [res.mean(split, control, b) for b in res.budgets],
+                style,
+                label=control,
+            )
         ax.set_xscale("log")
         ax.set_xticks(res.budgets, [f"{b // 1000}k" for b in res.budgets])
         ax.xaxis.set_minor_formatter(NullFormatter())

@@ -116,8 +116,9 @@ class Server:
         start = time.perf_counter()
         result = await self.client.call_tool(tool, args)
         ms = (time.perf_counter() - start) * 1000
-        text = "\n".join(getattr(part, "text", f"<{type(part).__name__}>")
-                         for part in result.content)
+        text = "\n".join(
+            getattr(part, "text", f"<{type(part).__name__}>") for part in result.content
+        )
         data: Any = result.structured_content
         if data is None:
             try:
@@ -196,20 +197,25 @@ def summarize(call: Call) -> str:
                 return str(_get(d, "text"))
             case "history":
                 ops = _get(d, "operations") or []
-                return "; ".join(f"{o.get('kind')} {_get(o, 'fact', 'value')!r} "
-                                 f"(record {o.get('record')})" for o in ops)
+                return "; ".join(
+                    f"{o.get('kind')} {_get(o, 'fact', 'value')!r} (record {o.get('record')})"
+                    for o in ops
+                )
             case "evidence":
                 recs = _get(d, "records") or []
                 return "records: " + " / ".join(f"{r.get('id')}: {r.get('text')}" for r in recs)
             case "erase":
-                return (f"versions_removed {_get(d, 'versions_removed')}, "
-                        f"keys_rematerialized {_get(d, 'keys_rematerialized')}")
+                return (
+                    f"versions_removed {_get(d, 'versions_removed')}, "
+                    f"keys_rematerialized {_get(d, 'keys_rematerialized')}"
+                )
             case "audit":
                 rows = _get(d, "rows") or []
                 if not rows:
                     return "no rows"
-                return "; ".join(f"{r.get('subject')} / {r.get('relation')} = {r.get('value')!r}"
-                                 for r in rows)
+                return "; ".join(
+                    f"{r.get('subject')} / {r.get('relation')} = {r.get('value')!r}" for r in rows
+                )
     else:
         if call.tool in ("search_memories", "find_memories_by_name", "read_graph"):
             ents = _entities(call)
@@ -227,29 +233,41 @@ def _their_versions(command: str) -> dict[str, str]:
     python = Path(exe).parent / "python"
     if not python.exists():
         return {}
-    code = ("import importlib.metadata as m, json\n"
-            "out = {}\n"
-            "for p in ('mcp-neo4j-memory', 'mcp', 'fastmcp', 'neo4j'):\n"
-            "    try: out[p] = m.version(p)\n"
-            "    except m.PackageNotFoundError: pass\n"
-            "print(json.dumps(out))")
+    code = (
+        "import importlib.metadata as m, json\n"
+        "out = {}\n"
+        "for p in ('mcp-neo4j-memory', 'mcp', 'fastmcp', 'neo4j'):\n"
+        "    try: out[p] = m.version(p)\n"
+        "    except m.PackageNotFoundError: pass\n"
+        "print(json.dumps(out))"
+    )
     try:
-        done = subprocess.run([str(python), "-c", code], capture_output=True, text=True,
-                              timeout=60, check=True)
+        done = subprocess.run(
+            [str(python), "-c", code], capture_output=True, text=True, timeout=60, check=True
+        )
         return dict(json.loads(done.stdout))
     except (OSError, subprocess.SubprocessError, ValueError):
         return {}
 
 
-async def _connect(stack: AsyncExitStack, name: str, command: list[str], env: dict[str, str],
-                   errlog: TextIO) -> Server:
+async def _connect(
+    stack: AsyncExitStack, name: str, command: list[str], env: dict[str, str], errlog: TextIO
+) -> Server:
     params = StdioServerParameters(command=command[0], args=command[1:], env=env)
     client = await stack.enter_async_context(
-        Client(stdio_client(params, errlog=errlog), read_timeout_seconds=120))
+        Client(stdio_client(params, errlog=errlog), read_timeout_seconds=120)
+    )
     tools = [t.name for t in (await client.list_tools()).tools]
     info = client.server_info
-    return Server(name, client, command, env, tools, str(client.protocol_version),
-                  f"{info.name} {info.version}" if info else "?")
+    return Server(
+        name,
+        client,
+        command,
+        env,
+        tools,
+        str(client.protocol_version),
+        f"{info.name} {info.version}" if info else "?",
+    )
 
 
 # --------------------------------------------------------------------------- the story
@@ -275,34 +293,89 @@ async def tell_story(ours: Server, theirs: Server, clear: bool) -> tuple[list[St
     s.ours.append(await ours.call("audit", {"name": "heads"}))
 
     s = step("a", "Kim states the sync time", MSG_A)
-    s.ours.append(await ours.call("remember", {
-        **key_args, "value": "9:00", "text": MSG_A, "intent": "assert", "speaker": KIM,
-        "record_id": "msg-a"}))
-    s.theirs.append(await theirs.call("create_entities", {"entities": [
-        {"name": KIM, "type": "person", "observations": [OBS_900]}]}))
+    s.ours.append(
+        await ours.call(
+            "remember",
+            {
+                **key_args,
+                "value": "9:00",
+                "text": MSG_A,
+                "intent": "assert",
+                "speaker": KIM,
+                "record_id": "msg-a",
+            },
+        )
+    )
+    s.theirs.append(
+        await theirs.call(
+            "create_entities",
+            {"entities": [{"name": KIM, "type": "person", "observations": [OBS_900]}]},
+        )
+    )
 
     s = step("b", "Kim updates it", MSG_B)
-    s.ours.append(await ours.call("remember", {
-        **key_args, "value": "9:30", "text": MSG_B, "intent": "update", "speaker": KIM,
-        "record_id": "msg-b"}))
-    s.theirs.append(await theirs.call("delete_observations", {"deletions": [
-        {"entityName": KIM, "observations": [OBS_900]}]}))
-    s.theirs.append(await theirs.call("add_observations", {"observations": [
-        {"entityName": KIM, "observations": [OBS_930]}]}))
+    s.ours.append(
+        await ours.call(
+            "remember",
+            {
+                **key_args,
+                "value": "9:30",
+                "text": MSG_B,
+                "intent": "update",
+                "speaker": KIM,
+                "record_id": "msg-b",
+            },
+        )
+    )
+    s.theirs.append(
+        await theirs.call(
+            "delete_observations", {"deletions": [{"entityName": KIM, "observations": [OBS_900]}]}
+        )
+    )
+    s.theirs.append(
+        await theirs.call(
+            "add_observations", {"observations": [{"entityName": KIM, "observations": [OBS_930]}]}
+        )
+    )
 
     s = step("c", "Kim takes the update back", MSG_C)
     s.ours.append(await ours.call("revoke", {**key_args, "text": MSG_C, "speaker": KIM}))
-    s.theirs.append(await theirs.call("delete_observations", {"deletions": [
-        {"entityName": KIM, "observations": [OBS_930]}]}))
-    s.theirs.append(await theirs.call("add_observations", {"observations": [
-        {"entityName": KIM, "observations": [OBS_900]}]}))
+    s.theirs.append(
+        await theirs.call(
+            "delete_observations", {"deletions": [{"entityName": KIM, "observations": [OBS_930]}]}
+        )
+    )
+    s.theirs.append(
+        await theirs.call(
+            "add_observations", {"observations": [{"entityName": KIM, "observations": [OBS_900]}]}
+        )
+    )
 
     s = step("d", "A namesake, Minjun Park, states his own sync", MSG_D)
-    s.ours.append(await ours.call("remember", {
-        "subject": PARK, "relation": SLOT, "value": "14:00", "text": MSG_D,
-        "intent": "assert", "speaker": PARK, "record_id": "msg-d"}))
-    s.theirs.append(await theirs.call("create_entities", {"entities": [
-        {"name": PARK, "type": "person", "observations": [OBS_PARK_TEAM, OBS_PARK_1400]}]}))
+    s.ours.append(
+        await ours.call(
+            "remember",
+            {
+                "subject": PARK,
+                "relation": SLOT,
+                "value": "14:00",
+                "text": MSG_D,
+                "intent": "assert",
+                "speaker": PARK,
+                "record_id": "msg-d",
+            },
+        )
+    )
+    s.theirs.append(
+        await theirs.call(
+            "create_entities",
+            {
+                "entities": [
+                    {"name": PARK, "type": "person", "observations": [OBS_PARK_TEAM, OBS_PARK_1400]}
+                ]
+            },
+        )
+    )
 
     s = step("q1", "Ask: what time is the sync? (talking to Minjun Kim)", QUESTION)
     s.ours.append(await ours.call("memory_block", {**block, "partner": KIM}))
@@ -317,8 +390,11 @@ async def tell_story(ours: Server, theirs: Server, clear: bool) -> tuple[list[St
     s.theirs.append(await theirs.call("find_memories_by_name", {"names": ["Minjun"]}))
     s.theirs.append(await theirs.call("search_memories", {"query": "Minjun"}))
 
-    s = step("q4", "Why 9:00? Where did it come from, what did it replace?",
-             "Why do you think Minjun Kim's sync is at 9:00?")
+    s = step(
+        "q4",
+        "Why 9:00? Where did it come from, what did it replace?",
+        "Why do you think Minjun Kim's sync is at 9:00?",
+    )
     s.ours.append(await ours.call("why", key_args))
     s.ours.append(await ours.call("history", key_args))
     s.ours.append(await ours.call("evidence", {"question": "What time is Minjun Kim's sync?"}))
@@ -328,13 +404,19 @@ async def tell_story(ours: Server, theirs: Server, clear: bool) -> tuple[list[St
     s.ours.append(await ours.call("audit", {"name": "heads"}))
     s.theirs.append(await theirs.call("read_graph", {}))
 
-    s = step("e", "Kim asks to forget his first message (a)",
-             f"{KIM}: please forget what I told you first")
+    s = step(
+        "e",
+        "Kim asks to forget his first message (a)",
+        f"{KIM}: please forget what I told you first",
+    )
     s.ours.append(await ours.call("erase", {"record_id": "msg-a"}))
     s.ours.append(await ours.call("why", key_args))
     s.ours.append(await ours.call("memory_block", {**block, "partner": KIM}))
-    s.theirs.append(await theirs.call("delete_observations", {"deletions": [
-        {"entityName": KIM, "observations": [OBS_900]}]}))
+    s.theirs.append(
+        await theirs.call(
+            "delete_observations", {"deletions": [{"entityName": KIM, "observations": [OBS_900]}]}
+        )
+    )
     s.theirs.append(await theirs.call("find_memories_by_name", {"names": [KIM]}))
 
     s = step("f", "Park asks to be forgotten", f"{PARK}: please forget everything about me")
@@ -344,25 +426,51 @@ async def tell_story(ours: Server, theirs: Server, clear: bool) -> tuple[list[St
     s.theirs.append(await theirs.call("delete_entities", {"entityNames": [PARK]}))
     s.theirs.append(await theirs.call("search_memories", {"query": "Minjun"}))
 
-    s = step("g", "A slip: forget something that was never stored",
-             "Minjun Lee: please forget me (nothing was ever stored about him)")
+    s = step(
+        "g",
+        "A slip: forget something that was never stored",
+        "Minjun Lee: please forget me (nothing was ever stored about him)",
+    )
     s.ours.append(await ours.call("erase", {"record_id": "msg-lee"}))
     s.theirs.append(await theirs.call("delete_entities", {"entityNames": ["Minjun Lee"]}))
 
     # The other natural way to use mcp-neo4j-memory: never delete, only append.
     variant: list[Call] = [await theirs.call("delete_entities", {"entityNames": [KIM, PARK]})]
-    variant.append(await theirs.call("create_entities", {"entities": [
-        {"name": KIM, "type": "person", "observations": [OBS_900]}]}))
-    variant.append(await theirs.call("add_observations", {"observations": [
-        {"entityName": KIM, "observations": [OBS_930]}]}))
-    variant.append(await theirs.call("add_observations", {"observations": [
-        {"entityName": KIM, "observations": [OBS_CANCEL]}]}))
-    variant.append(await theirs.call("create_entities", {"entities": [
-        {"name": PARK, "type": "person", "observations": [OBS_PARK_TEAM, OBS_PARK_1400]}]}))
+    variant.append(
+        await theirs.call(
+            "create_entities",
+            {"entities": [{"name": KIM, "type": "person", "observations": [OBS_900]}]},
+        )
+    )
+    variant.append(
+        await theirs.call(
+            "add_observations", {"observations": [{"entityName": KIM, "observations": [OBS_930]}]}
+        )
+    )
+    variant.append(
+        await theirs.call(
+            "add_observations",
+            {"observations": [{"entityName": KIM, "observations": [OBS_CANCEL]}]},
+        )
+    )
+    variant.append(
+        await theirs.call(
+            "create_entities",
+            {
+                "entities": [
+                    {"name": PARK, "type": "person", "observations": [OBS_PARK_TEAM, OBS_PARK_1400]}
+                ]
+            },
+        )
+    )
     variant.append(await theirs.call("search_memories", {"query": "Minjun sync"}))
     # Tidying up later, the agent paraphrases the observation it wants gone.
-    variant.append(await theirs.call("delete_observations", {"deletions": [
-        {"entityName": KIM, "observations": [OBS_930_PARAPHRASE]}]}))
+    variant.append(
+        await theirs.call(
+            "delete_observations",
+            {"deletions": [{"entityName": KIM, "observations": [OBS_930_PARAPHRASE]}]},
+        )
+    )
     variant.append(await theirs.call("find_memories_by_name", {"names": [KIM]}))
     return steps, variant
 
@@ -403,12 +511,13 @@ def observations(steps: list[Step], variant: list[Call], theirs: Server) -> list
     out.append(
         f"**Current value.** graphmem's `memory_block` for Minjun Kim returned "
         f"{len(kim_block)} line(s), the first being `{kim_block[0] if kim_block else '-'}`, "
-        f"and `why` said: \"{_get(why.data, 'text') if why else '-'}\". "
-        f"mcp-neo4j-memory's `search_memories(\"Minjun sync\")` returned Minjun Kim with "
+        f'and `why` said: "{_get(why.data, "text") if why else "-"}". '
+        f'mcp-neo4j-memory\'s `search_memories("Minjun sync")` returned Minjun Kim with '
         f"observations {kim_obs}: {verdict} because the agent itself deleted and re-added "
         f"observations by exact text "
         f"({their_bc} calls for steps b and c, against {our_bc} for graphmem); the server "
-        f"has no notion of an update or a retraction (its tools: {', '.join(theirs.tools)}).")
+        f"has no notion of an update or a retraction (its tools: {', '.join(theirs.tools)})."
+    )
     final = _first(variant, "search_memories")
     kim_var = [x for x in _entities(final) if x.get("name") == KIM] if final else []
     if kim_var:
@@ -416,7 +525,8 @@ def observations(steps: list[Step], variant: list[Call], theirs: Server) -> list
             f"**Append-only agent.** When the agent only appends (no deletes), the same search "
             f"returns every statement, {kim_var[0].get('observations')}, with no timestamps, "
             f"speaker or status: the reading model must work out from the wording which one "
-            f"holds. The list does keep the order the observations were added in.")
+            f"holds. The list does keep the order the observations were added in."
+        )
 
     # What it replaced / provenance.
     hist = _first(q4.ours, "history")
@@ -425,7 +535,8 @@ def observations(steps: list[Step], variant: list[Call], theirs: Server) -> list
     versions = ", ".join(
         f"{v.get('value')} `{v.get('status')}`"
         + (f" with {len(v['tombstones'])} tombstone(s)" if v.get("tombstones") else "")
-        for v in (_get(why.data, "versions") or [] if why else []))
+        for v in (_get(why.data, "versions") or [] if why else [])
+    )
     out.append(
         f"**What it replaced, and evidence.** graphmem's `why` lists every version with its "
         f"status ({versions}), the message text, record id, speaker and times behind each, "
@@ -435,19 +546,23 @@ def observations(steps: list[Step], variant: list[Call], theirs: Server) -> list
         f"returned only `{_compact(find_kim) if find_kim else '-'}`: no trace of 9:30, of "
         f"who said what, or when. The price on graphmem's side is size: its `why` answer was "
         f"{len(why.text) if why else 0} characters against "
-        f"{len(find_kim.text) if find_kim else 0} for the whole Minjun Kim entity.")
+        f"{len(find_kim.text) if find_kim else 0} for the whole Minjun Kim entity."
+    )
 
     # Namesakes.
     park_block = _block_lines(_first(q2.ours, "memory_block"))
     anon = _first(q3.ours, "memory_block")
     anon_lines = _block_lines(anon)
-    posterior = {k: round(v, 2) for k, v in (_get(anon.data, "posterior") or {}).items()
-                 } if anon else None
+    posterior = (
+        {k: round(v, 2) for k, v in (_get(anon.data, "posterior") or {}).items()} if anon else None
+    )
     by_first = _first(q3.theirs, "find_memories_by_name")
     right = bool(kim_block and KIM in kim_block[0] and park_block and PARK in park_block[0])
     if anon_lines:
-        unsure = (f"still served a block whose first line was `{anon_lines[0]}`: a weakness, "
-                  f"a guess rather than an abstention")
+        unsure = (
+            f"still served a block whose first line was `{anon_lines[0]}`: a weakness, "
+            f"a guess rather than an abstention"
+        )
     else:
         unsure = "abstained (an empty block)"
     out.append(
@@ -456,10 +571,11 @@ def observations(steps: list[Step], variant: list[Call], theirs: Server) -> list
         f"`{kim_block[0] if kim_block else '-'}`; Park: `{park_block[0] if park_block else '-'}`"
         f"). Without a partner (posterior {posterior}) it {unsure}. mcp-neo4j-memory keeps "
         f"the two apart as two entities because the agent chose full names; its search for "
-        f"\"Minjun sync\" returned both ({len(kim_seen)} Kim, {len(park_seen)} Park), "
+        f'"Minjun sync" returned both ({len(kim_seen)} Kim, {len(park_seen)} Park), '
         f"leaving the choice to the agent, and "
-        f"`find_memories_by_name([\"Minjun\"])` returned "
-        f"{summarize(by_first) if by_first else '-'} because it matches exact names only.")
+        f'`find_memories_by_name(["Minjun"])` returned '
+        f"{summarize(by_first) if by_first else '-'} because it matches exact names only."
+    )
 
     # Erasure.
     erased = _first(forget_kim.ours, "erase")
@@ -476,41 +592,49 @@ def observations(steps: list[Step], variant: list[Call], theirs: Server) -> list
     their_after = _first(forget_park.theirs, "search_memories")
     kim_after = _first(forget_kim.theirs, "find_memories_by_name")
     out.append(
-        f"**Erasure.** graphmem's `erase(\"msg-a\")` reported "
-        f"{summarize(erased) if erased else '-'}; afterwards `why` said \"{why_after_text}\" "
+        f'**Erasure.** graphmem\'s `erase("msg-a")` reported '
+        f'{summarize(erased) if erased else "-"}; afterwards `why` said "{why_after_text}" '
         f"(the revoked 9:30 was not brought back) and the block for Minjun Kim {after}; "
-        f"the retraction message (c), which also says \"9:00\", is a separate record and "
-        f"stays unless erased too. After `erase(\"msg-d\")` the current "
+        f'the retraction message (c), which also says "9:00", is a separate record and '
+        f'stays unless erased too. After `erase("msg-d")` the current '
         f"values were: {summarize(heads_after) if heads_after else '-'}. mcp-neo4j-memory "
         f"stores no messages, so the agent deletes the observation or the entity it wrote: "
         f"Kim's entity became {summarize(kim_after) if kim_after else '-'}, and after "
-        f"`delete_entities([\"Minjun Park\"])` a search for \"Minjun\" returned "
+        f'`delete_entities(["Minjun Park"])` a search for "Minjun" returned '
         f"{summarize(their_after) if their_after else '-'}. Simple and complete for what it "
-        f"holds.")
+        f"holds."
+    )
 
     # Mistakes: what each says when nothing matches.
     slip = _find(steps, "g")
     our_slip, their_slip = _first(slip.ours, "erase"), _first(slip.theirs, "delete_entities")
     para = [c for c in variant if c.tool == "delete_observations"]
-    kept = _entities(variant[-1]) if variant and variant[-1].tool == "find_memories_by_name" \
-        else []
+    kept = _entities(variant[-1]) if variant and variant[-1].tool == "find_memories_by_name" else []
     out.append(
         f"**Mistakes.** Asked to erase a record that was never stored, graphmem answered "
         f"{'with a tool error' if our_slip and our_slip.is_error else 'without an error'}: "
-        f"\"{_clip(our_slip.text, 160) if our_slip else '-'}\". mcp-neo4j-memory's "
-        f"`delete_entities([\"Minjun Lee\"])` answered "
-        f"\"{their_slip.text if their_slip else '-'}\" for an entity that never existed, and "
+        f'"{_clip(our_slip.text, 160) if our_slip else "-"}". mcp-neo4j-memory\'s '
+        f'`delete_entities(["Minjun Lee"])` answered '
+        f'"{their_slip.text if their_slip else "-"}" for an entity that never existed, and '
         f"in the append-only variant `delete_observations` with a paraphrase "
-        f"(\"{OBS_930_PARAPHRASE}\" for \"{OBS_930}\") answered "
-        f"\"{para[0].text if para else '-'}\" while the entity still read "
+        f'("{OBS_930_PARAPHRASE}" for "{OBS_930}") answered '
+        f'"{para[0].text if para else "-"}" while the entity still read '
         f"{'; '.join(_entity_line(x) for x in kept) or '-'}: its deletes match exact text "
-        f"and report success whether or not anything matched.")
+        f"and report success whether or not anything matched."
+    )
 
     # Fair points for mcp-neo4j-memory.
     their_calls = [c for s in steps for c in s.theirs]
     our_calls = [c for s in steps for c in s.ours]
-    writes = {"remember", "revoke", "erase", "create_entities", "add_observations",
-              "delete_observations", "delete_entities"}
+    writes = {
+        "remember",
+        "revoke",
+        "erase",
+        "create_entities",
+        "add_observations",
+        "delete_observations",
+        "delete_entities",
+    }
     our_w = [c.ms for c in our_calls if c.tool in writes]
     their_w = [c.ms for c in their_calls if c.tool in writes]
     out.append(
@@ -525,9 +649,10 @@ def observations(steps: list[Step], variant: list[Call], theirs: Server) -> list
         f"writes alone {_median(their_w):.0f} ms against {_median(our_w):.0f} ms). "
         f"graphmem's answers are heavier for an agent to read (the `why` above), and its "
         f"block is built around a slot: the script stored the fact under a relation name the "
-        f"block reader knows (\"{SLOT}\"); other names were not tried here. "
+        f'block reader knows ("{SLOT}"); other names were not tried here. '
         f"mcp-neo4j-memory has no namespaces: every client shares the database's `:Memory` "
-        f"nodes (its `--namespace` option only prefixes tool names).")
+        f"nodes (its `--namespace` option only prefixes tool names)."
+    )
     return out
 
 
@@ -555,11 +680,16 @@ def _server_rows(servers: list[Server], versions: dict[str, dict[str, str]]) -> 
         return f"{_cell([fn(ours)])} | {_cell([fn(theirs)])}"
 
     rows.append(f"| launched as | {both(lambda s: '`' + shlex.join(s.command) + '`')} |")
-    rows.append("| environment | "
-                + both(lambda s: ", ".join(f"`{k}={v}`" for k, v in s.env.items())) + " |")
-    rows.append("| packages | "
-                + both(lambda s: ", ".join(f"{k} {v}" for k, v in versions[s.name].items()))
-                + " |")
+    rows.append(
+        "| environment | "
+        + both(lambda s: ", ".join(f"`{k}={v}`" for k, v in s.env.items()))
+        + " |"
+    )
+    rows.append(
+        "| packages | "
+        + both(lambda s: ", ".join(f"{k} {v}" for k, v in versions[s.name].items()))
+        + " |"
+    )
     rows.append(f"| server info | {both(lambda s: s.info)} |")
     rows.append(f"| protocol negotiated | {both(lambda s: s.protocol)} |")
     rows.append(f"| tools | {both(lambda s: ', '.join(f'`{t}`' for t in s.tools))} |")
@@ -569,14 +699,24 @@ def _server_rows(servers: list[Server], versions: dict[str, dict[str, str]]) -> 
 def _info_note(theirs: Server, versions: dict[str, str]) -> list[str]:
     own, fast = versions.get("mcp-neo4j-memory"), versions.get("fastmcp")
     if own and fast and own not in theirs.info and theirs.info.endswith(fast):
-        return [f"(mcp-neo4j-memory's server info reports `{theirs.info}`: that is the "
-                f"version of FastMCP it runs on, not its own {own}.)", ""]
+        return [
+            f"(mcp-neo4j-memory's server info reports `{theirs.info}`: that is the "
+            f"version of FastMCP it runs on, not its own {own}.)",
+            "",
+        ]
     return []
 
 
-def render(steps: list[Step], variant: list[Call], servers: list[Server],
-           versions: dict[str, dict[str, str]], command: str, neo4j: str, namespace: str,
-           cleared: bool) -> str:
+def render(
+    steps: list[Step],
+    variant: list[Call],
+    servers: list[Server],
+    versions: dict[str, dict[str, str]],
+    command: str,
+    neo4j: str,
+    namespace: str,
+    cleared: bool,
+) -> str:
     """The Markdown report."""
     theirs = servers[1]
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -601,8 +741,11 @@ def render(steps: list[Step], variant: list[Call], servers: list[Server],
         "",
         f"Neo4j: `{neo4j}` (a scratch server, shared by both). graphmem namespace: "
         f"`{namespace}` (fresh for this run). mcp-neo4j-memory has no namespaces; "
-        + ("the script deleted every entity it could see before the run."
-           if cleared else "its graph was NOT cleared first (`--no-clear`).")
+        + (
+            "the script deleted every entity it could see before the run."
+            if cleared
+            else "its graph was NOT cleared first (`--no-clear`)."
+        )
         + f" Client: `mcp` {_version('mcp')} (Python SDK) in this repository's environment.",
         "",
         *_server_rows(servers, versions),
@@ -615,7 +758,7 @@ def render(steps: list[Step], variant: list[Call], servers: list[Server],
         f"c. {MSG_C} (a retraction)  ",
         f"d. {MSG_D} (a namesake)  ",
         "",
-        f"graphmem gets each fact as `remember(subject, relation=\"{SLOT}\", value, text, "
+        f'graphmem gets each fact as `remember(subject, relation="{SLOT}", value, text, '
         "intent, speaker, record_id)` and the retraction as `revoke`. For mcp-neo4j-memory "
         "the agent keeps one `person` entity per Minjun with one observation per fact; "
         "since the server has no update or retraction, the agent deletes the outdated "
@@ -637,15 +780,16 @@ def render(steps: list[Step], variant: list[Call], servers: list[Server],
         "",
         "## Variant: an mcp-neo4j-memory agent that only appends",
         "",
-        "Many agents never delete; they add what they hear. The same story, then the same "
-        "search:",
+        "Many agents never delete; they add what they hear. The same story, then the same search:",
         "",
         "| call | arguments | returns |",
         "|---|---|---|",
     ]
     for c in variant:
-        md.append(f"| `{c.tool}` | {_cell(['`' + _clip(_args_text(c.args), 200) + '`'])} | "
-                  f"{_cell(['**' + summarize(c) + '**'])} |")
+        md.append(
+            f"| `{c.tool}` | {_cell(['`' + _clip(_args_text(c.args), 200) + '`'])} | "
+            f"{_cell(['**' + summarize(c) + '**'])} |"
+        )
     md += ["", "## Observed differences", ""]
     md += [f"- {line}" for line in observations(steps, variant, theirs)]
     md += [
@@ -704,38 +848,64 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "over MCP and write a Markdown side-by-side of what each returns.",
         epilog="mcp-neo4j-memory shares the whole database (no namespaces) and this script "
         "deletes its entities before the run: use a scratch Neo4j, e.g. `graphmem neo4j "
-        "start --data-dir /tmp/mnm-neo4j --bolt-port 7688 --http-port 7475`.")
-    p.add_argument("--their-command", default="mcp-neo4j-memory",
-                   help="The mcp-neo4j-memory console script (default: %(default)s on PATH).")
-    p.add_argument("--our-command", default=_default_graphmem(),
-                   help="The graphmem console script (default: the one beside this Python).")
-    p.add_argument("--neo4j", default="bolt://127.0.0.1:7688",
-                   help="Bolt URL of the scratch Neo4j both servers use (default: %(default)s).")
+        "start --data-dir /tmp/mnm-neo4j --bolt-port 7688 --http-port 7475`.",
+    )
+    p.add_argument(
+        "--their-command",
+        default="mcp-neo4j-memory",
+        help="The mcp-neo4j-memory console script (default: %(default)s on PATH).",
+    )
+    p.add_argument(
+        "--our-command",
+        default=_default_graphmem(),
+        help="The graphmem console script (default: the one beside this Python).",
+    )
+    p.add_argument(
+        "--neo4j",
+        default="bolt://127.0.0.1:7688",
+        help="Bolt URL of the scratch Neo4j both servers use (default: %(default)s).",
+    )
     p.add_argument("--their-user", default="neo4j", help="Neo4j user for mcp-neo4j-memory.")
-    p.add_argument("--their-password", default="unused",
-                   help="Neo4j password for mcp-neo4j-memory (auth is off on the embedded "
-                   "server, but it needs one; default: %(default)s).")
+    p.add_argument(
+        "--their-password",
+        default="unused",
+        help="Neo4j password for mcp-neo4j-memory (auth is off on the embedded "
+        "server, but it needs one; default: %(default)s).",
+    )
     p.add_argument("--their-database", default="neo4j", help="Neo4j database name.")
-    p.add_argument("--namespace", default=None,
-                   help="graphmem namespace (default: a fresh 'mcpcmp-<time>-<random>').")
-    p.add_argument("--no-clear", action="store_true",
-                   help="Do not delete mcp-neo4j-memory's existing entities first.")
+    p.add_argument(
+        "--namespace",
+        default=None,
+        help="graphmem namespace (default: a fresh 'mcpcmp-<time>-<random>').",
+    )
+    p.add_argument(
+        "--no-clear",
+        action="store_true",
+        help="Do not delete mcp-neo4j-memory's existing entities first.",
+    )
     p.add_argument("--out", default="docs/mcp_side_by_side.md", help="Markdown file to write.")
-    p.add_argument("--server-log", default=str(Path(tempfile.gettempdir())
-                                               / "mcp_compare_servers.log"),
-                   help="Where both servers' stderr goes (default: %(default)s).")
+    p.add_argument(
+        "--server-log",
+        default=str(Path(tempfile.gettempdir()) / "mcp_compare_servers.log"),
+        help="Where both servers' stderr goes (default: %(default)s).",
+    )
     return p.parse_args(argv)
 
 
 async def run(args: argparse.Namespace, command_line: str) -> tuple[Path, str]:
     """Run the comparison with parsed ``args``; return the report's path and namespace."""
     namespace = args.namespace or (
-        f"mcpcmp-{datetime.now(UTC):%Y%m%d%H%M%S}-{secrets.token_hex(3)}")
+        f"mcpcmp-{datetime.now(UTC):%Y%m%d%H%M%S}-{secrets.token_hex(3)}"
+    )
     our_cmd = [args.our_command, "-n", namespace, "mcp"]
     our_env = {"NEO4J_URI": args.neo4j}
     their_cmd = [args.their_command]
-    their_env = {"NEO4J_URL": args.neo4j, "NEO4J_USERNAME": args.their_user,
-                 "NEO4J_PASSWORD": args.their_password, "NEO4J_DATABASE": args.their_database}
+    their_env = {
+        "NEO4J_URL": args.neo4j,
+        "NEO4J_USERNAME": args.their_user,
+        "NEO4J_PASSWORD": args.their_password,
+        "NEO4J_DATABASE": args.their_database,
+    }
     versions = {OURS: {}, THEIRS: _their_versions(args.their_command)}
     with open(args.server_log, "a", encoding="utf-8") as errlog:
         errlog.write(f"\n=== mcp_compare {datetime.now(UTC).isoformat()} ===\n")
@@ -745,8 +915,16 @@ async def run(args: argparse.Namespace, command_line: str) -> tuple[Path, str]:
             theirs = await _connect(stack, THEIRS, their_cmd, their_env, errlog)
             versions[OURS] = {"graphmem": ours.info.split()[-1], "mcp": _version("mcp")}
             steps, variant = await tell_story(ours, theirs, clear=not args.no_clear)
-    text = render(steps, variant, [ours, theirs], versions, command_line, args.neo4j,
-                  namespace, cleared=not args.no_clear)
+    text = render(
+        steps,
+        variant,
+        [ours, theirs],
+        versions,
+        command_line,
+        args.neo4j,
+        namespace,
+        cleared=not args.no_clear,
+    )
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
@@ -768,8 +946,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         out, namespace = asyncio.run(run(args, command_line))
     except Exception as exc:  # a server that fails to start surfaces here
         causes = "; ".join(f"{type(e).__name__}: {e}" for e in _leaves(exc))
-        print(f"mcp_compare: failed: {causes}\n(servers' stderr: {args.server_log})",
-              file=sys.stderr)
+        print(
+            f"mcp_compare: failed: {causes}\n(servers' stderr: {args.server_log})", file=sys.stderr
+        )
         return 1
     print(f"wrote {out} (graphmem namespace {namespace}; servers' stderr: {args.server_log})")
     return 0

@@ -132,15 +132,22 @@ _NOUNS: dict[str, tuple[str, ...]] = {
     "en": ("standup", "weekly sync", "planning meeting"),
     "ko": ("스탠드업", "주간 회의", "기획 미팅"),
 }
-_SERVICES = ("billing-api", "search", "auth-gateway", "checkout", "notifications",
-             "payments", "reporting", "mobile-app")
+_SERVICES = (
+    "billing-api",
+    "search",
+    "auth-gateway",
+    "checkout",
+    "notifications",
+    "payments",
+    "reporting",
+    "mobile-app",
+)
 
 # ----------------------------------------------------------------------- particles
 
 # Final consonant (jongseong index) of the Korean reading of a trailing digit or letter:
 # 0 영(ㅇ) 1 일(ㄹ) 3 삼(ㅁ) 6 육(ㄱ) 7 칠(ㄹ) 8 팔(ㄹ); L 엘, M 엠, N 엔, R 알.
-_DIGIT_FINAL = {"0": 21, "1": 8, "2": 0, "3": 16, "4": 0, "5": 0, "6": 1, "7": 8, "8": 8,
-                "9": 0}
+_DIGIT_FINAL = {"0": 21, "1": 8, "2": 0, "3": 16, "4": 0, "5": 0, "6": 1, "7": 8, "8": 8, "9": 0}
 _LATIN_FINAL = {"l": 8, "m": 16, "n": 4, "r": 8}
 _RIEUL = 8
 
@@ -196,15 +203,23 @@ def _fill(template: str, **words: str) -> str:
 _CHAIN: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "en": {
         "meeting time": (
-            ("The {n} with {e} is at {v}.", "Heads up: the {n} with {e} is at {v}.",
-             "Booked the {n} with {e} for {v}."),
-            ("The {n} with {e} is moved to {v}.", "Update: the {n} with {e} is now at {v}.",
-             "The {n} with {e} was rescheduled to {v}."),
+            (
+                "The {n} with {e} is at {v}.",
+                "Heads up: the {n} with {e} is at {v}.",
+                "Booked the {n} with {e} for {v}.",
+            ),
+            (
+                "The {n} with {e} is moved to {v}.",
+                "Update: the {n} with {e} is now at {v}.",
+                "The {n} with {e} was rescheduled to {v}.",
+            ),
         ),
         "meeting room": (
             ("The {n} with {e} is in {v}.", "Heads up: the {n} with {e} is in {v}."),
-            ("Update: the {n} with {e} is now in {v}.",
-             "The {n} with {e} has moved and is now in {v}."),
+            (
+                "Update: the {n} with {e} is now in {v}.",
+                "The {n} with {e} has moved and is now in {v}.",
+            ),
         ),
         "day rate": (
             ("{e}'s day rate is {v}.", "Agreed with {e}: the day rate is {v}."),
@@ -216,8 +231,7 @@ _CHAIN: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
         ),
         "launch date": (
             ("The {e} launch date is {v}.", "{e} is set to launch on {v}."),
-            ("The {e} launch date was pushed to {v}.",
-             "Update: the {e} launch date is now {v}."),
+            ("The {e} launch date was pushed to {v}.", "Update: the {e} launch date is now {v}."),
         ),
         "budget cap": (
             ("The {e} budget cap is {v}.", "The budget cap for {e} is {v}."),
@@ -226,16 +240,23 @@ _CHAIN: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     },
     "ko": {
         "meeting time": (
-            ("{p:과/와}의 {n:은/는} {v:이에요/예요}.", "{p:과/와}의 {n:은/는} {v}에 시작합니다.",
-             "{p:과/와}의 {n} 시간은 {v}입니다."),
-            ("{p:과/와}의 {n:이/가} {v:으로/로} 변경됐습니다.",
-             "{p:과/와}의 {n} 시간이 이제 {v:으로/로} 바뀌었어요.",
-             "{p:과/와}의 {n:은/는} 이제 {v}에 시작합니다."),
+            (
+                "{p:과/와}의 {n:은/는} {v:이에요/예요}.",
+                "{p:과/와}의 {n:은/는} {v}에 시작합니다.",
+                "{p:과/와}의 {n} 시간은 {v}입니다.",
+            ),
+            (
+                "{p:과/와}의 {n:이/가} {v:으로/로} 변경됐습니다.",
+                "{p:과/와}의 {n} 시간이 이제 {v:으로/로} 바뀌었어요.",
+                "{p:과/와}의 {n:은/는} 이제 {v}에 시작합니다.",
+            ),
         ),
         "meeting room": (
             ("{p:과/와}의 {n:은/는} {v}에서 해요.", "{p:과/와}의 {n} 장소는 {v:이에요/예요}."),
-            ("{p:과/와}의 {n} 장소가 {v:으로/로} 변경됐습니다.",
-             "{p:과/와}의 {n:은/는} 이제 {v}에서 해요."),
+            (
+                "{p:과/와}의 {n} 장소가 {v:으로/로} 변경됐습니다.",
+                "{p:과/와}의 {n:은/는} 이제 {v}에서 해요.",
+            ),
         ),
         "day rate": (
             ("{p} 일당은 {v}입니다.", "{p}의 일당은 {v:이에요/예요}."),
@@ -251,8 +272,10 @@ _CHAIN: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
         ),
         "budget cap": (
             ("{e} 예산 한도는 {v}입니다.", "{e}의 예산 한도는 {v:이에요/예요}."),
-            ("{e} 예산 한도가 {v:으로/로} 변경됐습니다.",
-             "{e} 예산 한도가 이제 {v:으로/로} 바뀌었어요."),
+            (
+                "{e} 예산 한도가 {v:으로/로} 변경됐습니다.",
+                "{e} 예산 한도가 이제 {v:으로/로} 바뀌었어요.",
+            ),
         ),
     },
 }
@@ -261,26 +284,48 @@ _CHAIN: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
 # meeting noun, {e} the project. Variant i is used for the i-th request on one chain.
 _REQUEST: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {
-        "meeting time": ("the {n} with {m} is at", "quick check: the {n} with {m} is at",
-                         "just to confirm, the {n} with {m} is at"),
-        "meeting room": ("the {n} with {m} is in", "quick check: the {n} with {m} is in",
-                         "just to confirm, the {n} with {m} is in"),
-        "day rate": ("{m}'s day rate is", "quick check: {m}'s day rate is",
-                     "just to confirm, {m}'s day rate is"),
-        "deadline": ("the {e} deadline is", "quick check: the {e} deadline is",
-                     "just to confirm, the {e} deadline is"),
-        "launch date": ("the {e} launch date is", "quick check: the {e} launch date is",
-                        "just to confirm, the {e} launch date is"),
-        "budget cap": ("the {e} budget cap is", "quick check: the {e} budget cap is",
-                       "just to confirm, the {e} budget cap is"),
+        "meeting time": (
+            "the {n} with {m} is at",
+            "quick check: the {n} with {m} is at",
+            "just to confirm, the {n} with {m} is at",
+        ),
+        "meeting room": (
+            "the {n} with {m} is in",
+            "quick check: the {n} with {m} is in",
+            "just to confirm, the {n} with {m} is in",
+        ),
+        "day rate": (
+            "{m}'s day rate is",
+            "quick check: {m}'s day rate is",
+            "just to confirm, {m}'s day rate is",
+        ),
+        "deadline": (
+            "the {e} deadline is",
+            "quick check: the {e} deadline is",
+            "just to confirm, the {e} deadline is",
+        ),
+        "launch date": (
+            "the {e} launch date is",
+            "quick check: the {e} launch date is",
+            "just to confirm, the {e} launch date is",
+        ),
+        "budget cap": (
+            "the {e} budget cap is",
+            "quick check: the {e} budget cap is",
+            "just to confirm, the {e} budget cap is",
+        ),
     },
     "ko": {
-        "meeting time": ("{m:이랑/랑} 하는 {n:은/는} 몇 시에",
-                         "혹시 {m:이랑/랑} 하는 {n:은/는} 몇 시에",
-                         "참, {m:이랑/랑} 하는 {n:은/는} 몇 시에"),
-        "meeting room": ("{m:이랑/랑} 하는 {n:은/는} 어디서",
-                         "혹시 {m:이랑/랑} 하는 {n:은/는} 어디서",
-                         "참, {m:이랑/랑} 하는 {n:은/는} 어디서"),
+        "meeting time": (
+            "{m:이랑/랑} 하는 {n:은/는} 몇 시에",
+            "혹시 {m:이랑/랑} 하는 {n:은/는} 몇 시에",
+            "참, {m:이랑/랑} 하는 {n:은/는} 몇 시에",
+        ),
+        "meeting room": (
+            "{m:이랑/랑} 하는 {n:은/는} 어디서",
+            "혹시 {m:이랑/랑} 하는 {n:은/는} 어디서",
+            "참, {m:이랑/랑} 하는 {n:은/는} 어디서",
+        ),
         "day rate": ("{m} 일당은", "혹시 {m} 일당은", "참, {m} 일당은"),
         "deadline": ("{e} 마감일은", "혹시 {e} 마감일은", "참, {e} 마감일은"),
         "launch date": ("{e} 출시일은", "혹시 {e} 출시일은", "참, {e} 출시일은"),
@@ -387,20 +432,28 @@ def _value_pool(lang: str, slot: str) -> list[str]:
     """Every value a slot may take in one language (shuffled per instance, drawn once)."""
     ko = lang == "ko"
     if slot == "meeting time":  # minute 0 left out: "10시" would be a token of "10시 15분"
-        return [f"{h}시 {m}분" if ko else f"{h}:{m:02d}" for h in range(7, 20)
-                for m in range(1, 60)]
+        return [
+            f"{h}시 {m}분" if ko else f"{h}:{m:02d}" for h in range(7, 20) for m in range(1, 60)
+        ]
     if slot == "meeting room":  # letters the rule extractor's room pattern accepts
-        return [f"{f}{c}호" if ko else f"{f}{c}" for f in range(2, 40)
-                for c in "ACDEFHJLNPRSTUVWXYZ"]
+        return [
+            f"{f}{c}호" if ko else f"{f}{c}" for f in range(2, 40) for c in "ACDEFHJLNPRSTUVWXYZ"
+        ]
     if slot in ("deadline", "launch date"):
         days = [datetime(2027, 1, 1) + timedelta(days=i) for i in range(365)]
         return [f"{d.month}월 {d.day}일" if ko else f"{d:%b} {d.day}" for d in days]
     if slot == "day rate":
-        return ([f"{n}만 원" for n in range(30, 251)] if ko
-                else [f"${n:,}" for n in range(400, 2001, 5)])
+        return (
+            [f"{n}만 원" for n in range(30, 251)]
+            if ko
+            else [f"${n:,}" for n in range(400, 2001, 5)]
+        )
     if slot == "budget cap":
-        return ([f"{n:,}만 원" for n in range(1000, 10000, 10)] if ko
-                else [f"${n:,}" for n in range(10_000, 500_001, 500)])
+        return (
+            [f"{n:,}만 원" for n in range(1000, 10000, 10)]
+            if ko
+            else [f"${n:,}" for n in range(10_000, 500_001, 500)]
+        )
     raise ValueError(f"unknown slot {slot!r}")
 
 
@@ -570,27 +623,46 @@ def generate(
     "namesake"`` only applies to entities that have a namesake; its rate is over those.
     """
     lang = _check_lang(lang)
-    for name, p in (("revised_share", revised_share), ("missed_merge", missed_merge),
-                    ("false_merge", false_merge), ("out_of_order", out_of_order),
-                    ("third_party_share", third_party_share)):
+    for name, p in (
+        ("revised_share", revised_share),
+        ("missed_merge", missed_merge),
+        ("false_merge", false_merge),
+        ("out_of_order", out_of_order),
+        ("third_party_share", third_party_share),
+    ):
         if not 0.0 <= p <= 1.0:
             raise ValueError(f"{name} must be in [0, 1], got {p}")
-    for name, n in (("n_chains", n_chains), ("n_fillers", n_fillers),
-                    ("n_requests", n_requests), ("max_revisions", max_revisions),
-                    ("hard_pairs", hard_pairs), ("days", days)):
+    for name, n in (
+        ("n_chains", n_chains),
+        ("n_fillers", n_fillers),
+        ("n_requests", n_requests),
+        ("max_revisions", max_revisions),
+        ("hard_pairs", hard_pairs),
+        ("days", days),
+    ):
         if n < 0:
             raise ValueError(f"{name} must be >= 0, got {n}")
     if days < 1:
         raise ValueError("days must be >= 1")
     if false_merge_target not in ("slot", "namesake"):
-        raise ValueError(f"false_merge_target must be 'slot' or 'namesake', "
-                         f"got {false_merge_target!r}")
+        raise ValueError(
+            f"false_merge_target must be 'slot' or 'namesake', got {false_merge_target!r}"
+        )
     settings: dict[str, Any] = {
-        "n_chains": n_chains, "revised_share": revised_share, "max_revisions": max_revisions,
-        "n_fillers": n_fillers, "n_requests": n_requests, "missed_merge": missed_merge,
-        "false_merge": false_merge, "out_of_order": out_of_order, "keyed": keyed,
-        "hard_slice": hard_slice, "false_merge_target": false_merge_target,
-        "third_party_share": third_party_share, "hard_pairs": hard_pairs, "days": days,
+        "n_chains": n_chains,
+        "revised_share": revised_share,
+        "max_revisions": max_revisions,
+        "n_fillers": n_fillers,
+        "n_requests": n_requests,
+        "missed_merge": missed_merge,
+        "false_merge": false_merge,
+        "out_of_order": out_of_order,
+        "keyed": keyed,
+        "hard_slice": hard_slice,
+        "false_merge_target": false_merge_target,
+        "third_party_share": third_party_share,
+        "hard_pairs": hard_pairs,
+        "days": days,
     }
     # The stream name keeps the package's old name: it seeds every instance, so renaming
     # it would change the benchmark's texts, values and timelines.
@@ -613,12 +685,26 @@ def generate(
     chains = _chains(specs, prefix)
     namesakes = _namesakes(people)
     gold, noisy, noise = _facts(
-        random.Random(stream + "/noise"), specs, chains, namesakes, missed_merge,
-        false_merge, false_merge_target,
+        random.Random(stream + "/noise"),
+        specs,
+        chains,
+        namesakes,
+        missed_merge,
+        false_merge,
+        false_merge_target,
     )
-    records = _records(lang, specs, chains, filler_texts, filler_seconds, noisy, keyed, prefix,
-                       random.Random(stream + "/paraphrase") if paraphrased else None,
-                       paraphrase_set)
+    records = _records(
+        lang,
+        specs,
+        chains,
+        filler_texts,
+        filler_seconds,
+        noisy,
+        keyed,
+        prefix,
+        random.Random(stream + "/paraphrase") if paraphrased else None,
+        paraphrase_set,
+    )
     now = _iso(START + timedelta(days=days + 1))
     if hard_slice:
         requests = _hard_requests(rng, lang, specs, chains, namesakes, now, prefix)
@@ -627,8 +713,9 @@ def generate(
     _check_unique_values(records, requests, chains)
     entities = sorted({e.name for e in people} | {e.name for e in projects})
     first_names = {e.name: e.first for e in (*people, *projects)}
-    return Instance(records, requests, entities, lang, seed, settings, chains, gold, noise,
-                    first_names)
+    return Instance(
+        records, requests, entities, lang, seed, settings, chains, gold, noise, first_names
+    )
 
 
 # ------------------------------------------------------------------ main benchmark
@@ -643,7 +730,11 @@ def _split(n: int, k: int, rng: random.Random) -> list[int]:
 
 
 def _main_specs(
-    rng: random.Random, lang: str, n_chains: int, revised_share: float, max_revisions: int,
+    rng: random.Random,
+    lang: str,
+    n_chains: int,
+    revised_share: float,
+    max_revisions: int,
     third_party_share: float,
 ) -> tuple[list[_Entity], list[_Entity], list[_ChainSpec]]:
     n_person = round(n_chains * PERSON_CHAIN_SHARE)
@@ -671,7 +762,7 @@ def _main_specs(
             break
         if i in pair_of:
             continue
-        for j in order[i_pos + 1:]:
+        for j in order[i_pos + 1 :]:
             common = set(slot_sets[i]) & set(slot_sets[j])
             if j not in pair_of and common:
                 pair_of[i], pair_of[j] = j, i
@@ -681,8 +772,10 @@ def _main_specs(
     n_given = len(slot_sets) + n_extra - len(pair_of) // 2
     given_pool = _EN_GIVEN if lang == "en" else _KO_GIVEN
     if n_given > len(given_pool):
-        raise ValueError(f"n_chains={n_chains} needs {n_given} distinct given names; "
-                         f"the {lang} pool has {len(given_pool)}")
+        raise ValueError(
+            f"n_chains={n_chains} needs {n_given} distinct given names; "
+            f"the {lang} pool has {len(given_pool)}"
+        )
     givens = rng.sample(given_pool, n_given)
     first_of: dict[int, str] = {}
     it = iter(givens)
@@ -714,8 +807,9 @@ def _main_specs(
     n_projects = max(counts.values(), default=0)
     project_pool = _EN_PROJECTS if lang == "en" else _KO_PROJECTS
     if n_projects > len(project_pool):
-        raise ValueError(f"n_chains={n_chains} needs {n_projects} projects; "
-                         f"the pool has {len(project_pool)}")
+        raise ValueError(
+            f"n_chains={n_chains} needs {n_projects} projects; the pool has {len(project_pool)}"
+        )
     projects = [
         _Entity(name, "project", name, f"Project {name}" if lang == "en" else f"{name} 프로젝트")
         for name in rng.sample(project_pool, n_projects)
@@ -779,7 +873,7 @@ def _main_timeline(
     i = 0
     for spec in specs:
         k = spec.n_rev + 1
-        spec.seconds = sorted(seconds[i:i + k])
+        spec.seconds = sorted(seconds[i : i + k])
         spec.stated = list(spec.seconds)
         i += k
     return seconds[i:]
@@ -860,8 +954,7 @@ def _hard_timeline(
                 break
         taken.add(sec)
         spec.seconds = spec.stated = [sec]
-    free = [s for s in rng.sample(range(days * 86400), n_fillers + len(taken))
-            if s not in taken]
+    free = [s for s in rng.sample(range(days * 86400), n_fillers + len(taken)) if s not in taken]
     return free[:n_fillers]
 
 
@@ -871,11 +964,17 @@ def _hard_timeline(
 def _chains(specs: Sequence[_ChainSpec], prefix: str) -> list[Chain]:
     return [
         Chain(
-            index=i, entity=s.entity.name, kind=s.entity.kind, slot=s.slot,
+            index=i,
+            entity=s.entity.name,
+            kind=s.entity.kind,
+            slot=s.slot,
             noun=s.entity.noun if s.slot in ("meeting time", "meeting room") else None,
             values=tuple(s.values),
             record_ids=tuple(f"{prefix}-c{i:03d}-{k}" for k in range(len(s.values))),
-            partner=s.partner, third_party=s.third_party, shuffled=s.shuffled, hard=s.hard,
+            partner=s.partner,
+            third_party=s.third_party,
+            shuffled=s.shuffled,
+            hard=s.hard,
         )
         for i, s in enumerate(specs)
     ]
@@ -890,8 +989,13 @@ def _namesakes(people: Sequence[_Entity]) -> dict[str, list[str]]:
 
 
 def _facts(
-    rng: random.Random, specs: Sequence[_ChainSpec], chains: Sequence[Chain],
-    namesakes: dict[str, list[str]], p: float, q: float, target: FalseMergeTarget,
+    rng: random.Random,
+    specs: Sequence[_ChainSpec],
+    chains: Sequence[Chain],
+    namesakes: dict[str, list[str]],
+    p: float,
+    q: float,
+    target: FalseMergeTarget,
 ) -> tuple[dict[str, Fact], dict[str, Fact], dict[str, str]]:
     """Gold facts, the facts handed to the store (with key noise), and the noise labels.
 
@@ -925,8 +1029,7 @@ def _facts(
                     continue
                 others = namesakes.get(ent.name, [])
                 if others:
-                    noisy[rid] = Fact(others[int(u_pick * len(others))], spec.slot, value,
-                                      intent)
+                    noisy[rid] = Fact(others[int(u_pick * len(others))], spec.slot, value, intent)
                     noise[rid] = "false"
                     continue
             noisy[rid] = fact
@@ -945,16 +1048,26 @@ def _fillers(
         e, f = rng.sample(list(people), 2)
         template = rng.choice(templates)
         text = _fill(
-            template, e=e.name, f=f.name, p=e.name + "님", q=f.name + "님",
-            t=f"OPS-{rng.randrange(100, 10000)}", s=rng.choice(_SERVICES),
+            template,
+            e=e.name,
+            f=f.name,
+            p=e.name + "님",
+            q=f.name + "님",
+            t=f"OPS-{rng.randrange(100, 10000)}",
+            s=rng.choice(_SERVICES),
         )
         partner = rng.choice(list(people)).name
         out.append((text, partner, rng.choice((USER, partner))))
     return out
 
 
-def _chain_text(lang: str, spec: _ChainSpec, k: int,
-                paraphrase: random.Random | None = None, paraphrase_set: str = "dev") -> str:
+def _chain_text(
+    lang: str,
+    spec: _ChainSpec,
+    k: int,
+    paraphrase: random.Random | None = None,
+    paraphrase_set: str = "dev",
+) -> str:
     if paraphrase is not None:
         import importlib
 
@@ -976,28 +1089,47 @@ def _iso(dt: datetime) -> str:
 
 
 def _records(
-    lang: str, specs: Sequence[_ChainSpec], chains: Sequence[Chain],
-    fillers: Sequence[tuple[str, str, str]], filler_seconds: Sequence[int],
-    facts: dict[str, Fact], keyed: bool, prefix: str,
-    paraphrase: random.Random | None = None, paraphrase_set: str = "dev",
+    lang: str,
+    specs: Sequence[_ChainSpec],
+    chains: Sequence[Chain],
+    fillers: Sequence[tuple[str, str, str]],
+    filler_seconds: Sequence[int],
+    facts: dict[str, Fact],
+    keyed: bool,
+    prefix: str,
+    paraphrase: random.Random | None = None,
+    paraphrase_set: str = "dev",
 ) -> list[Record]:
     events: list[tuple[int, str, dict[str, Any]]] = []
     for spec, chain in zip(specs, chains, strict=True):
         for k, rid in enumerate(chain.record_ids):
-            events.append((spec.seconds[k], rid, {
-                "text": _chain_text(lang, spec, k, paraphrase, paraphrase_set),
-                "speaker": USER,
-                "participants": (spec.partner,),
-                "stated_at": _iso(START + timedelta(seconds=spec.stated[k])),
-                "facts": (facts[rid],) if keyed else None,
-            }))
-    for i, ((text, partner, speaker), sec) in enumerate(
-        zip(fillers, filler_seconds, strict=True)
-    ):
-        events.append((sec, f"{prefix}-f{i:04d}", {
-            "text": text, "speaker": speaker, "participants": (partner,),
-            "stated_at": None, "facts": None,
-        }))
+            events.append(
+                (
+                    spec.seconds[k],
+                    rid,
+                    {
+                        "text": _chain_text(lang, spec, k, paraphrase, paraphrase_set),
+                        "speaker": USER,
+                        "participants": (spec.partner,),
+                        "stated_at": _iso(START + timedelta(seconds=spec.stated[k])),
+                        "facts": (facts[rid],) if keyed else None,
+                    },
+                )
+            )
+    for i, ((text, partner, speaker), sec) in enumerate(zip(fillers, filler_seconds, strict=True)):
+        events.append(
+            (
+                sec,
+                f"{prefix}-f{i:04d}",
+                {
+                    "text": text,
+                    "speaker": speaker,
+                    "participants": (partner,),
+                    "stated_at": None,
+                    "facts": None,
+                },
+            )
+        )
     events.sort(key=lambda e: (e[0], e[1]))
     return [
         Record(id=rid, pos=pos, observed_at=_iso(START + timedelta(seconds=sec)), **kw)
@@ -1006,8 +1138,16 @@ def _records(
 
 
 def _request(
-    lang: str, spec: _ChainSpec, chain: Chain, others: Sequence[str], now: str, rid: str,
-    variant: int, *, answerable: bool = True, partner: str | None = None,
+    lang: str,
+    spec: _ChainSpec,
+    chain: Chain,
+    others: Sequence[str],
+    now: str,
+    rid: str,
+    variant: int,
+    *,
+    answerable: bool = True,
+    partner: str | None = None,
     slot: str | None = None,
 ) -> Request:
     ent = spec.entity
@@ -1041,8 +1181,14 @@ def _other_values(
 
 
 def _main_requests(
-    rng: random.Random, lang: str, specs: Sequence[_ChainSpec], chains: Sequence[Chain],
-    namesakes: dict[str, list[str]], now: str, prefix: str, n_requests: int,
+    rng: random.Random,
+    lang: str,
+    specs: Sequence[_ChainSpec],
+    chains: Sequence[Chain],
+    namesakes: dict[str, list[str]],
+    now: str,
+    prefix: str,
+    n_requests: int,
 ) -> list[Request]:
     """40–50 ambiguous requests per 240, every chain asked before any is asked twice."""
     others = [_other_values(specs, namesakes, s.entity.name, s.slot) for s in specs]
@@ -1057,8 +1203,9 @@ def _main_requests(
     seen: Counter[int] = Counter()
     out = []
     for n, i in enumerate(picks):
-        out.append(_request(lang, specs[i], chains[i], others[i], now, f"{prefix}-q{n:03d}",
-                            seen[i]))
+        out.append(
+            _request(lang, specs[i], chains[i], others[i], now, f"{prefix}-q{n:03d}", seen[i])
+        )
         seen[i] += 1
     return out
 
@@ -1072,8 +1219,13 @@ def _spread(rng: random.Random, items: Sequence[int], n: int) -> list[int]:
 
 
 def _hard_requests(
-    rng: random.Random, lang: str, specs: Sequence[_ChainSpec], chains: Sequence[Chain],
-    namesakes: dict[str, list[str]], now: str, prefix: str,
+    rng: random.Random,
+    lang: str,
+    specs: Sequence[_ChainSpec],
+    chains: Sequence[Chain],
+    namesakes: dict[str, list[str]],
+    now: str,
+    prefix: str,
 ) -> list[Request]:
     """Per pair: A's time (to A), B's time (to B), A's room (to A, never stated)."""
     out: list[Request] = []
@@ -1082,10 +1234,20 @@ def _hard_requests(
         for spec, idx in ((a_time, j), (b_time, j + 1)):
             ov = _other_values(specs, namesakes, spec.entity.name, spec.slot)
             out.append(_request(lang, spec, chains[idx], ov, now, "", 0))
-        out.append(_request(
-            lang, a_time, chains[j], list(b_room.values), now, "", 0, answerable=False,
-            partner=a_time.entity.name, slot="meeting room",
-        ))
+        out.append(
+            _request(
+                lang,
+                a_time,
+                chains[j],
+                list(b_room.values),
+                now,
+                "",
+                0,
+                answerable=False,
+                partner=a_time.entity.name,
+                slot="meeting room",
+            )
+        )
     rng.shuffle(out)
     return [replace(r, id=f"{prefix}-q{n:03d}") for n, r in enumerate(out)]
 
@@ -1107,10 +1269,11 @@ def _check_unique_values(
     alternation = "|".join(re.escape(v) for v in sorted(owner, key=len, reverse=True))
     if not alternation:
         return
-    finder = re.compile(rf"(?=((?<![0-9A-Za-z])(?<![0-9][,.:])(?:{alternation})"
-                        r"(?![0-9A-Za-z])(?![,.:][0-9])))")
-    own: dict[str, str] = {rid: c.values[k] for c in chains
-                           for k, rid in enumerate(c.record_ids)}
+    finder = re.compile(
+        rf"(?=((?<![0-9A-Za-z])(?<![0-9][,.:])(?:{alternation})"
+        r"(?![0-9A-Za-z])(?![,.:][0-9])))"
+    )
+    own: dict[str, str] = {rid: c.values[k] for c in chains for k, rid in enumerate(c.record_ids)}
     for r in records:
         found = {m.group(1) for m in finder.finditer(r.text)}
         expected = {own[r.id]} if r.id in own else set()

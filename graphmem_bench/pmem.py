@@ -24,18 +24,96 @@ from graphmem.extract.patterns import PatternExtractor, Template
 from graphmem.memory import Memory
 
 OBJECTS = {
-    "en": ["key", "mug", "book", "phone", "wallet", "remote", "lamp", "scarf", "pen", "watch",
-           "cup", "plate", "towel", "knife", "spoon", "candle", "vase", "apple", "bowl", "box"],
-    "ko": ["열쇠", "머그잔", "책", "휴대폰", "지갑", "리모컨", "램프", "목도리", "펜", "시계",
-           "컵", "접시", "수건", "칼", "숟가락", "양초", "꽃병", "사과", "그릇", "상자"],
+    "en": [
+        "key",
+        "mug",
+        "book",
+        "phone",
+        "wallet",
+        "remote",
+        "lamp",
+        "scarf",
+        "pen",
+        "watch",
+        "cup",
+        "plate",
+        "towel",
+        "knife",
+        "spoon",
+        "candle",
+        "vase",
+        "apple",
+        "bowl",
+        "box",
+    ],
+    "ko": [
+        "열쇠",
+        "머그잔",
+        "책",
+        "휴대폰",
+        "지갑",
+        "리모컨",
+        "램프",
+        "목도리",
+        "펜",
+        "시계",
+        "컵",
+        "접시",
+        "수건",
+        "칼",
+        "숟가락",
+        "양초",
+        "꽃병",
+        "사과",
+        "그릇",
+        "상자",
+    ],
 }
 PLACES = {
-    "en": ["drawer", "shelf", "desk", "sofa", "cabinet", "fridge", "sink", "table", "dresser",
-           "counter", "safe", "bathtub", "closet", "armchair", "bookcase", "stove",
-           "microwave", "garbage can", "coffee table", "side table"],
-    "ko": ["서랍", "선반", "책상", "소파", "캐비닛", "냉장고", "싱크대", "식탁", "화장대", "조리대",
-           "금고", "욕조", "옷장", "안락의자", "책장", "가스레인지", "전자레인지", "쓰레기통",
-           "탁자", "협탁"],
+    "en": [
+        "drawer",
+        "shelf",
+        "desk",
+        "sofa",
+        "cabinet",
+        "fridge",
+        "sink",
+        "table",
+        "dresser",
+        "counter",
+        "safe",
+        "bathtub",
+        "closet",
+        "armchair",
+        "bookcase",
+        "stove",
+        "microwave",
+        "garbage can",
+        "coffee table",
+        "side table",
+    ],
+    "ko": [
+        "서랍",
+        "선반",
+        "책상",
+        "소파",
+        "캐비닛",
+        "냉장고",
+        "싱크대",
+        "식탁",
+        "화장대",
+        "조리대",
+        "금고",
+        "욕조",
+        "옷장",
+        "안락의자",
+        "책장",
+        "가스레인지",
+        "전자레인지",
+        "쓰레기통",
+        "탁자",
+        "협탁",
+    ],
 }
 SPEAKERS = {"en": ("Minsu", "Jiyoung"), "ko": ("민수", "지영")}
 
@@ -130,8 +208,9 @@ class _Case:
 
     def __init__(self, connect: Callable[..., Memory], lang: str, preserve: bool = True):
         self.s = Sentences(lang)
-        self.mem = connect(f"pmem-{uuid.uuid4().hex[:12]}", preserve_history=preserve,
-                           extractor=self.s.extractor())
+        self.mem = connect(
+            f"pmem-{uuid.uuid4().hex[:12]}", preserve_history=preserve, extractor=self.s.extractor()
+        )
         self.records: list[Record] = []
 
     def say(self, text: str, speaker: str | None = None) -> None:
@@ -148,8 +227,14 @@ class _Case:
         return self.mem.why(obj, "location")
 
 
-def _distractor_events(rng: random.Random, s: Sentences, objs: list[str], places: list[str],
-                       where: dict[str, str], n: int) -> Iterator[str]:
+def _distractor_events(
+    rng: random.Random,
+    s: Sentences,
+    objs: list[str],
+    places: list[str],
+    where: dict[str, str],
+    n: int,
+) -> Iterator[str]:
     for _ in range(n):
         o = rng.choice(objs)
         b = rng.choice([p for p in places if p != where[o]])
@@ -235,9 +320,13 @@ def conflict(connect, lang: str, cases: int, seed: int) -> list[Row]:
     ]
 
 
-def run(connect: Callable[..., Memory], cases: int = 40, seed: int = 0,
-        langs: tuple[str, ...] = ("en", "ko"), progress: Callable[[str], None] = print
-        ) -> list[Row]:
+def run(
+    connect: Callable[..., Memory],
+    cases: int = 40,
+    seed: int = 0,
+    langs: tuple[str, ...] = ("en", "ko"),
+    progress: Callable[[str], None] = print,
+) -> list[Row]:
     rows: list[Row] = []
     for lang in langs:
         for L in (1, 2, 4, 8):
@@ -253,9 +342,10 @@ def run(connect: Callable[..., Memory], cases: int = 40, seed: int = 0,
 
 
 def table(rows: list[Row]) -> str:
-    out = ["| language | task | setting | success | rate | note |",
-           "|---|---|---|---:|---:|---|"]
+    out = ["| language | task | setting | success | rate | note |", "|---|---|---|---:|---:|---|"]
     for r in rows:
-        out.append(f"| {r.lang} | {r.task} | {r.setting} | {r.success}/{r.cases} | "
-                   f"{r.rate:.1f}% | {r.extra} |")
+        out.append(
+            f"| {r.lang} | {r.task} | {r.setting} | {r.success}/{r.cases} | "
+            f"{r.rate:.1f}% | {r.extra} |"
+        )
     return "\n".join(out)

@@ -23,9 +23,14 @@ from graphmem_bench.serving import running_service
 KEY = "load-bench-key-0001"
 
 
-def run(uri: str | None, data_dir: str | Path, clients: int = 50, seconds: float = 60.0,
-        namespace: str = "fc-262k-load", progress: Callable[[str], None] = print
-        ) -> dict[str, Any]:
+def run(
+    uri: str | None,
+    data_dir: str | Path,
+    clients: int = 50,
+    seconds: float = 60.0,
+    namespace: str = "fc-262k-load",
+    progress: Callable[[str], None] = print,
+) -> dict[str, Any]:
     rows = load_rows(data_dir)
     row = next(r for r in rows if r.length == "262k" and r.hops == "mh")
     sh = next(r for r in rows if r.length == "262k" and r.hops == "sh")
@@ -43,8 +48,9 @@ def run(uri: str | None, data_dir: str | Path, clients: int = 50, seconds: float
         stop_at = time.monotonic() + seconds
 
         def client(i: int) -> None:
-            with httpx.Client(base_url=base, timeout=30,
-                              headers={"Authorization": f"Bearer {KEY}"}) as c:
+            with httpx.Client(
+                base_url=base, timeout=30, headers={"Authorization": f"Bearer {KEY}"}
+            ) as c:
                 k = i
                 while time.monotonic() < stop_at:
                     q = questions[k % len(questions)]
@@ -72,18 +78,27 @@ def run(uri: str | None, data_dir: str | Path, clients: int = 50, seconds: float
         elapsed = time.perf_counter() - t0
     lat.sort()
 
-    out = {"clients": clients, "seconds": elapsed, "requests": len(lat) + len(errors),
-           "errors": len(errors), "throughput": len(lat) / elapsed, "p50_ms": percentile(lat, .5),
-           "p99_ms": percentile(lat, .99), "max_ms": lat[-1] if lat else float("nan"),
-           "latencies": lat}
+    out = {
+        "clients": clients,
+        "seconds": elapsed,
+        "requests": len(lat) + len(errors),
+        "errors": len(errors),
+        "throughput": len(lat) / elapsed,
+        "p50_ms": percentile(lat, 0.5),
+        "p99_ms": percentile(lat, 0.99),
+        "max_ms": lat[-1] if lat else float("nan"),
+        "latencies": lat,
+    }
     progress(f"load: {len(lat)} ok, {len(errors)} errors, {out['throughput']:.0f} req/s")
     return out
 
 
 def markdown(res: dict[str, Any], command: str) -> str:
-    return (f"Command: `{command}`\n\n"
-            "| clients | seconds | requests | errors | throughput (req/s) | p50 ms | p99 ms | "
-            "max ms |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n"
-            f"| {res['clients']} | {res['seconds']:.0f} | {res['requests']:,} | "
-            f"{res['errors']} | {res['throughput']:.1f} | {res['p50_ms']:.1f} | "
-            f"{res['p99_ms']:.1f} | {res['max_ms']:.1f} |\n")
+    return (
+        f"Command: `{command}`\n\n"
+        "| clients | seconds | requests | errors | throughput (req/s) | p50 ms | p99 ms | "
+        "max ms |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        f"| {res['clients']} | {res['seconds']:.0f} | {res['requests']:,} | "
+        f"{res['errors']} | {res['throughput']:.1f} | {res['p50_ms']:.1f} | "
+        f"{res['p99_ms']:.1f} | {res['max_ms']:.1f} |\n"
+    )

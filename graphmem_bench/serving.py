@@ -39,19 +39,30 @@ class ServiceProcess:
 
 
 @contextmanager
-def running_service(bolt_url: str, keys: Mapping[str, Sequence[str]],
-                    startup_seconds: float = 60.0, args: Sequence[str] = (),
-                    auth: tuple[str, str] | None = None) -> Iterator[ServiceProcess]:
+def running_service(
+    bolt_url: str,
+    keys: Mapping[str, Sequence[str]],
+    startup_seconds: float = 60.0,
+    args: Sequence[str] = (),
+    auth: tuple[str, str] | None = None,
+) -> Iterator[ServiceProcess]:
     """Start ``graphmem serve`` on a free port against ``bolt_url`` (as ``auth``, when
     given) with API ``keys`` (and more ``args``, such as ``--workers 2``), wait (up to
     ``startup_seconds``) until ``/healthz`` answers, stop it afterwards."""
     port = free_port()
-    env = {**os.environ, "GRAPHMEM_API_KEYS": json.dumps({k: list(v) for k, v in keys.items()}),
-           "NEO4J_URI": bolt_url}
+    env = {
+        **os.environ,
+        "GRAPHMEM_API_KEYS": json.dumps({k: list(v) for k, v in keys.items()}),
+        "NEO4J_URI": bolt_url,
+    }
     if auth:
         env["NEO4J_USER"], env["NEO4J_PASSWORD"] = auth
-    proc = subprocess.Popen(graphmem_command("serve", "--port", str(port), *args), env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        graphmem_command("serve", "--port", str(port), *args),
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + startup_seconds

@@ -103,9 +103,12 @@ def _anatomy(mem: Memory, row: Row, passes: int) -> dict[str, list[float]]:
     from graphmem.store.neo4j.store import _padded_spans
 
     driver, query = mem.store.driver, cypher("evidence_cmc")
-    out: dict[str, list[float]] = {"Bolt round trip (RETURN 1)": [],
-                                   "closure, server (available + consumed)": [],
-                                   "closure, client wall": [], "evidence, whole call": []}
+    out: dict[str, list[float]] = {
+        "Bolt round trip (RETURN 1)": [],
+        "closure, server (available + consumed)": [],
+        "closure, client wall": [],
+        "evidence, whole call": [],
+    }
     for _ in range(passes):
         for q in row.questions:
             # as the store reads: one auto-commit query per session
@@ -121,8 +124,8 @@ def _anatomy(mem: Memory, row: Row, passes: int) -> dict[str, list[float]]:
                 summary = result.consume()
             out["closure, client wall"].append((time.perf_counter() - t) * 1000)
             out["closure, server (available + consumed)"].append(
-                float((summary.result_available_after or 0)
-                      + (summary.result_consumed_after or 0)))
+                float((summary.result_available_after or 0) + (summary.result_consumed_after or 0))
+            )
             t = time.perf_counter()
             mem.evidence(q)
             out["evidence, whole call"].append((time.perf_counter() - t) * 1000)
@@ -131,16 +134,21 @@ def _anatomy(mem: Memory, row: Row, passes: int) -> dict[str, list[float]]:
 
 def _ingest(mem: Memory, records: Sequence[Record], what: str) -> dict[str, Any]:
     report = mem.ingest(records, batch_size=BATCH)
-    return {"what": what, "namespace": mem.namespace, "records": report.stored,
-            "seconds": report.seconds, "db": report.db_seconds, "parse": report.parse_seconds}
+    return {
+        "what": what,
+        "namespace": mem.namespace,
+        "records": report.stored,
+        "seconds": report.seconds,
+        "db": report.db_seconds,
+        "parse": report.parse_seconds,
+    }
 
 
 def _floor(mem: Memory, target: str) -> dict[str, Any]:
     """Load the namespace's own nodes and relationships again with plain UNWIND, timed."""
     run = mem.store.driver.execute_query
     nodes = [r.data() for r in run(cypher("bench_floor_nodes"), ns=mem.namespace).records]
-    rels = [r.data() for r in run(cypher("bench_floor_relationships"),
-                                  ns=mem.namespace).records]
+    rels = [r.data() for r in run(cypher("bench_floor_relationships"), ns=mem.namespace).records]
     rows = []
     for n in nodes:  # unique values get the target's prefix; nothing else changes
         props = dict(n["props"])
@@ -152,12 +160,19 @@ def _floor(mem: Memory, target: str) -> dict[str, Any]:
     t0 = time.perf_counter()
     new: dict[str, str] = {}
     for start in range(0, len(rows), BATCH):
-        for r in run(cypher("bench_floor_create_nodes"), rows=rows[start:start + BATCH]).records:
+        for r in run(cypher("bench_floor_create_nodes"), rows=rows[start : start + BATCH]).records:
             new[r["old"]] = r["new"]
-    links = [{"source": new[r["source"]], "target": new[r["target"]], "type": r["type"],
-              "props": r["props"]} for r in rels]
+    links = [
+        {
+            "source": new[r["source"]],
+            "target": new[r["target"]],
+            "type": r["type"],
+            "props": r["props"],
+        }
+        for r in rels
+    ]
     for start in range(0, len(links), BATCH):
-        run(cypher("bench_floor_create_relationships"), rows=links[start:start + BATCH])
+        run(cypher("bench_floor_create_relationships"), rows=links[start : start + BATCH])
     seconds = time.perf_counter() - t0
     with mem.store.driver.session() as session:  # CALL IN TRANSACTIONS: implicit tx
         session.run(cypher("bench_delete_namespace"), ns=target).consume()
@@ -168,37 +183,68 @@ def neighbour_records(n: int, seed: int = 7) -> list[Record]:
     """A large tenant: FactConsolidation-like keyed facts (a fifth of them change a value
     already held) and chat records no extractor keyed, with namesakes."""
     rng = random.Random(seed)
-    people = [f"{first} {last}" for first in ("Min", "Ji", "Seo", "Alex", "Sam", "Lee", "Kim",
-                                              "Jordan", "Ha", "Yu")
-              for last in ("Park", "Choi", "Lee", "Kim", "Smith", "Jones", "Han", "Oh")]
-    relations = ("employer", "citizenship", "spouse", "home city", "sport", "position",
-                 "author", "religion", "language", "headquarters", "founder", "genre")
+    people = [
+        f"{first} {last}"
+        for first in ("Min", "Ji", "Seo", "Alex", "Sam", "Lee", "Kim", "Jordan", "Ha", "Yu")
+        for last in ("Park", "Choi", "Lee", "Kim", "Smith", "Jones", "Han", "Oh")
+    ]
+    relations = (
+        "employer",
+        "citizenship",
+        "spouse",
+        "home city",
+        "sport",
+        "position",
+        "author",
+        "religion",
+        "language",
+        "headquarters",
+        "founder",
+        "genre",
+    )
     entities = max(1000, n // 5)
     out: list[Record] = []
     for i in range(n):
         if i % 5 == 4:
             a, b = rng.choice(people), rng.choice(people)
-            out.append(Record(f"{a}: ran into {b} at the gym around {rng.randint(5, 9)}, "
-                              f"fun chat about item {rng.randrange(entities)}",
-                              id=f"h{i}", speaker=a))
+            out.append(
+                Record(
+                    f"{a}: ran into {b} at the gym around {rng.randint(5, 9)}, "
+                    f"fun chat about item {rng.randrange(entities)}",
+                    id=f"h{i}",
+                    speaker=a,
+                )
+            )
             continue
         subject = f"item {rng.randrange(entities)}"
         relation = rng.choice(relations)
         value = f"item {rng.randrange(entities)}"
-        out.append(Record(f"The {relation} of {subject} is {value}.", id=f"h{i}",
-                          facts=(Fact(subject, relation, value, "update"),)))
+        out.append(
+            Record(
+                f"The {relation} of {subject} is {value}.",
+                id=f"h{i}",
+                facts=(Fact(subject, relation, value, "update"),),
+            )
+        )
     return out
 
 
-def run(data_dir: str | Path, *, neighbour: int = 1_000_000, small: int = 98,
-        passes: int = 3, progress: Callable[[str], None] = print,
-        work_dir: str | Path | None = None) -> Result:
+def run(
+    data_dir: str | Path,
+    *,
+    neighbour: int = 1_000_000,
+    small: int = 98,
+    passes: int = 3,
+    progress: Callable[[str], None] = print,
+    work_dir: str | Path | None = None,
+) -> Result:
     rows = load_rows(data_dir)
     extractor = GrammarExtractor.from_data_dir(data_dir)
     res = Result(neighbour_records=neighbour, small_namespaces=small)
     scratch = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="graphmem-tenants-"))
-    server = LocalNeo4j(scratch / "neo4j", bolt_port=free_port(), http_port=free_port(),
-                        heap="2g", pagecache="4g")
+    server = LocalNeo4j(
+        scratch / "neo4j", bolt_port=free_port(), http_port=free_port(), heap="2g", pagecache="4g"
+    )
     t_all = time.perf_counter()
     status = server.start()
     res.server = {"heap": server.heap, "pagecache": server.pagecache}
@@ -213,10 +259,11 @@ def run(data_dir: str | Path, *, neighbour: int = 1_000_000, small: int = 98,
         # 1. a fresh server holding one 32k namespace
         fc32 = connect("fc-32k", extractor=extractor)
         row32 = _row(rows, "32k")
-        res.ingest.append(_ingest(fc32, list(parse_context(row32.context, row32.source)),
-                                  "FactConsolidation 32k"))
+        res.ingest.append(
+            _ingest(fc32, list(parse_context(row32.context, row32.source)), "FactConsolidation 32k")
+        )
         res.latency.append(_measure(fc32, row32, "fresh, alone", passes))
-        progress(f"fresh 32k: p50 {res.latency[-1].p(.5):.2f} ms")
+        progress(f"fresh 32k: p50 {res.latency[-1].p(0.5):.2f} ms")
         # 2. 262k alone, its UNWIND floor, bm25s
         fc262 = connect("fc-262k", extractor=extractor)
         row262 = _row(rows, "262k")
@@ -226,7 +273,7 @@ def run(data_dir: str | Path, *, neighbour: int = 1_000_000, small: int = 98,
         res.floor = _floor(fc262, "floor-262k")
         progress(f"floor: {res.floor['seconds']:.1f} s")
         res.latency.append(_measure(fc262, row262, "alone", passes))
-        progress(f"262k alone: p50 {res.latency[-1].p(.5):.2f} ms")
+        progress(f"262k alone: p50 {res.latency[-1].p(0.5):.2f} ms")
         res.bm25s = bm25s_latency([r.text for r in records262], row262.questions, passes)
         res.anatomy = _anatomy(fc262, row262, passes)
         # 3. neighbours: many small namespaces, one huge
@@ -241,13 +288,15 @@ def run(data_dir: str | Path, *, neighbour: int = 1_000_000, small: int = 98,
             res.latency.append(_measure(smalls[0], row6, "before the huge neighbour", passes))
         huge = connect("huge", install_schema=False)
         progress(f"generating {neighbour:,} neighbour records")
-        res.ingest.append(_ingest(huge, neighbour_records(neighbour),
-                                  f"generated neighbour, {neighbour:,} records"))
+        res.ingest.append(
+            _ingest(
+                huge, neighbour_records(neighbour), f"generated neighbour, {neighbour:,} records"
+            )
+        )
         progress(f"ingest neighbour: {res.ingest[-1]['seconds']:.0f} s")
-        for mem, row in ((fc32, row32), (fc262, row262), *([(smalls[0], row6)] if smalls
-                                                          else [])):
+        for mem, row in ((fc32, row32), (fc262, row262), *([(smalls[0], row6)] if smalls else [])):
             res.latency.append(_measure(mem, row, "beside the neighbours", passes))
-            progress(f"{mem.namespace} beside: p50 {res.latency[-1].p(.5):.2f} ms")
+            progress(f"{mem.namespace} beside: p50 {res.latency[-1].p(0.5):.2f} ms")
         res.server["store"] = _size(scratch / "neo4j" / "data")
     finally:
         for mem in opened:
@@ -269,14 +318,15 @@ def bm25s_latency(texts: list[str], questions: Sequence[str], passes: int) -> li
     import bm25s
 
     retriever = bm25s.BM25()
-    retriever.index(bm25s.tokenize(texts, stopwords="en", show_progress=False),
-                    show_progress=False)
+    retriever.index(bm25s.tokenize(texts, stopwords="en", show_progress=False), show_progress=False)
     k = min(100, len(texts))
 
     def top(question: str) -> str:
-        docs, _ = retriever.retrieve(bm25s.tokenize([question], stopwords="en",
-                                                    show_progress=False),
-                                     k=k, show_progress=False)
+        docs, _ = retriever.retrieve(
+            bm25s.tokenize([question], stopwords="en", show_progress=False),
+            k=k,
+            show_progress=False,
+        )
         return "\n".join(texts[int(i)] for i in docs[0])
 
     for q in questions:
@@ -291,57 +341,86 @@ def bm25s_latency(texts: list[str], questions: Sequence[str], passes: int) -> li
 
 
 def markdown(res: Result, command: str) -> str:
-    out = [f"Command: `{command}`", "",
-           f"Scratch server: heap {res.server.get('heap')}, page cache "
-           f"{res.server.get('pagecache')}; store at the end {res.server.get('store', '?')}; "
-           f"{res.seconds / 60:.1f} minutes in all.", "",
-           "### Ingest with full provenance, and the UNWIND floor", "",
-           "| namespace | records | seconds | records/s |", "|---|---:|---:|---:|"]
+    out = [
+        f"Command: `{command}`",
+        "",
+        f"Scratch server: heap {res.server.get('heap')}, page cache "
+        f"{res.server.get('pagecache')}; store at the end {res.server.get('store', '?')}; "
+        f"{res.seconds / 60:.1f} minutes in all.",
+        "",
+        "### Ingest with full provenance, and the UNWIND floor",
+        "",
+        "| namespace | records | seconds | records/s |",
+        "|---|---:|---:|---:|",
+    ]
     for i in res.ingest:
-        out.append(f"| {i['what']} | {i['records']:,} | {i['seconds']:.1f} | "
-                   f"{i['records'] / i['seconds']:,.0f} |")
+        out.append(
+            f"| {i['what']} | {i['records']:,} | {i['seconds']:.1f} | "
+            f"{i['records'] / i['seconds']:,.0f} |"
+        )
     fc262 = next(i for i in res.ingest if i["what"].endswith("262k"))
     f = res.floor
-    out += ["", f"UNWIND floor for the 262k namespace: the same {f['nodes']:,} nodes and "
-            f"{f['relationships']:,} relationships in {f['seconds']:.1f} s "
-            f"({fc262['records'] / f['seconds']:,.0f} records/s). graphmem's ingest takes "
-            f"**{fc262['seconds'] / f['seconds']:.2f}×** the floor (target ≤ 2×; "
-            f"≥ 2,000 records/s).", "",
-            "### Evidence latency (ms per call, Memory.evidence, 100 multi-hop questions × "
-            "passes)", "",
-            "| namespace | database | first call | p50 | p95 | p99 | max | answer in evidence |",
-            "|---|---|---:|---:|---:|---:|---:|---:|"]
+    out += [
+        "",
+        f"UNWIND floor for the 262k namespace: the same {f['nodes']:,} nodes and "
+        f"{f['relationships']:,} relationships in {f['seconds']:.1f} s "
+        f"({fc262['records'] / f['seconds']:,.0f} records/s). graphmem's ingest takes "
+        f"**{fc262['seconds'] / f['seconds']:.2f}×** the floor (target ≤ 2×; "
+        f"≥ 2,000 records/s).",
+        "",
+        "### Evidence latency (ms per call, Memory.evidence, 100 multi-hop questions × passes)",
+        "",
+        "| namespace | database | first call | p50 | p95 | p99 | max | answer in evidence |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for x in res.latency:
-        out.append(f"| {x.namespace} | {x.phase} | {x.first_ms:.1f} | {x.p(.5):.2f} | "
-                   f"{x.p(.95):.2f} | {x.p(.99):.2f} | {max(x.samples):.1f} | "
-                   f"{x.hits}/{x.questions} |")
+        out.append(
+            f"| {x.namespace} | {x.phase} | {x.first_ms:.1f} | {x.p(0.5):.2f} | "
+            f"{x.p(0.95):.2f} | {x.p(0.99):.2f} | {max(x.samples):.1f} | "
+            f"{x.hits}/{x.questions} |"
+        )
     if res.bm25s:
         b = res.bm25s
-        out.append(f"| bm25s top-100, 262k records (in-process) | — | — | "
-                   f"{percentile(b, .5):.2f} | {percentile(b, .95):.2f} | "
-                   f"{percentile(b, .99):.2f} | {max(b):.1f} | — |")
+        out.append(
+            f"| bm25s top-100, 262k records (in-process) | — | — | "
+            f"{percentile(b, 0.5):.2f} | {percentile(b, 0.95):.2f} | "
+            f"{percentile(b, 0.99):.2f} | {max(b):.1f} | — |"
+        )
     out.append("")
     alone = res.get("fc-262k", "alone")
     beside = res.get("fc-262k", "beside the neighbours")
-    out.append(f"- 262k p50 beside the neighbours / alone: "
-               f"**{beside.p(.5) / alone.p(.5):.2f}** (target within 10%)")
+    out.append(
+        f"- 262k p50 beside the neighbours / alone: "
+        f"**{beside.p(0.5) / alone.p(0.5):.2f}** (target within 10%)"
+    )
     fresh = res.get("fc-32k", "fresh, alone")
-    out.append(f"- fresh 32k: p50 **{fresh.p(.5):.2f} ms** (target ≤ 5), first call "
-               f"{fresh.first_ms:.1f} ms against p99 {fresh.p(.99):.1f} ms")
+    out.append(
+        f"- fresh 32k: p50 **{fresh.p(0.5):.2f} ms** (target ≤ 5), first call "
+        f"{fresh.first_ms:.1f} ms against p99 {fresh.p(0.99):.1f} ms"
+    )
     if res.bm25s:
-        out.append(f"- 262k alone: p50 {alone.p(.5):.2f} ms, p95 {alone.p(.95):.2f} ms "
-                   f"(targets ≤ 3 and ≤ 6); p95 / bm25s p95 = "
-                   f"**{alone.p(.95) / percentile(res.bm25s, .95):.2f}** (target ≤ 1.5)")
+        out.append(
+            f"- 262k alone: p50 {alone.p(0.5):.2f} ms, p95 {alone.p(0.95):.2f} ms "
+            f"(targets ≤ 3 and ≤ 6); p95 / bm25s p95 = "
+            f"**{alone.p(0.95) / percentile(res.bm25s, 0.95):.2f}** (target ≤ 1.5)"
+        )
     if res.anatomy:
-        out += ["", "Anatomy of an evidence call at 262k (alone, same run; p50 / p95 ms):", "",
-                "| part | p50 | p95 |", "|---|---:|---:|"]
+        out += [
+            "",
+            "Anatomy of an evidence call at 262k (alone, same run; p50 / p95 ms):",
+            "",
+            "| part | p50 | p95 |",
+            "|---|---:|---:|",
+        ]
         for name, v in res.anatomy.items():
-            out.append(f"| {name} | {percentile(v, .5):.2f} | {percentile(v, .95):.2f} |")
+            out.append(f"| {name} | {percentile(v, 0.5):.2f} | {percentile(v, 0.95):.2f} |")
         out.append("")
     smalls = [x for x in res.latency if x.namespace == "small-000"]
     if len(smalls) == 2:
-        out.append(f"- a small namespace (6k) p50 before / beside the huge neighbour: "
-                   f"{smalls[0].p(.5):.2f} / {smalls[1].p(.5):.2f} ms")
+        out.append(
+            f"- a small namespace (6k) p50 before / beside the huge neighbour: "
+            f"{smalls[0].p(0.5):.2f} / {smalls[1].p(0.5):.2f} ms"
+        )
     return "\n".join(out) + "\n"
 
 

@@ -49,8 +49,10 @@ def neo4j_server() -> Iterator[Server]:
         with Neo4jContainer("neo4j:5.26-community") as container:
             http = f"http://{container.get_container_host_ip()}:{container.get_exposed_port(7474)}"
             yield Server(
-                container.get_connection_url(), http,
-                (container.username, container.password), "testcontainers",
+                container.get_connection_url(),
+                http,
+                (container.username, container.password),
+                "testcontainers",
             )
         return
     status = LocalNeo4j().start()
@@ -68,8 +70,13 @@ def connect(neo4j_server: Server) -> Iterator[Callable[..., Memory]]:
     opened: list[Memory] = []
 
     def open_memory(namespace: str, **overrides: Any) -> Memory:
-        mem = Memory.connect(neo4j_server.bolt_url, namespace, neo4j_auth=neo4j_server.auth,
-                             neo4j_http_url=neo4j_server.http_url, **overrides)
+        mem = Memory.connect(
+            neo4j_server.bolt_url,
+            namespace,
+            neo4j_auth=neo4j_server.auth,
+            neo4j_http_url=neo4j_server.http_url,
+            **overrides,
+        )
         opened.append(mem)
         return mem
 

@@ -32,7 +32,9 @@ def test_a_huge_position_cannot_lock_the_namespace(memory: Memory) -> None:
     assert memory.remember("door", "colour", "red").head == "red"
     assert memory.remember("door", "colour", "blue", intent="update").head == "blue"
     assert [op["pos"] for op in memory.history("door", "colour")] == [
-        MAX_GIVEN_POS + 1, MAX_GIVEN_POS + 2]
+        MAX_GIVEN_POS + 1,
+        MAX_GIVEN_POS + 2,
+    ]
 
 
 BAD_NAMES = ["a\x00b", "a\nb", "a\rb", "a\x1bb", "a\x7fb"]

@@ -36,8 +36,7 @@ UNREACHABLE = "bolt://127.0.0.1:1"
 
 # A small alphabet so terms overlap between documents and queries: a stopword, a word in
 # two cases, Hangul runs (bigrams for three syllables and more), a digit string.
-WORDS = ["alpha", "Alpha", "beta", "gamma", "delta", "the", "민준", "김민준", "회의실", "9",
-         "x"]
+WORDS = ["alpha", "Alpha", "beta", "gamma", "delta", "the", "민준", "김민준", "회의실", "9", "x"]
 field_text = st.lists(st.sampled_from(WORDS), max_size=6).map(" ".join)
 doc = st.fixed_dictionaries({f: field_text for f in FIELDS})
 corpus = st.lists(doc, max_size=12)
@@ -58,8 +57,14 @@ def ranked_case(draw):
     q = draw(query)
     depth = draw(st.integers(1, 14))
     # Distinct tie-break values in a random order, or none (ties go to the larger id).
-    order = draw(st.one_of(st.none(), st.permutations(range(len(docs))).map(
-        lambda p: np.array([10 * v for v in p], dtype=np.int64))))
+    order = draw(
+        st.one_of(
+            st.none(),
+            st.permutations(range(len(docs))).map(
+                lambda p: np.array([10 * v for v in p], dtype=np.int64)
+            ),
+        )
+    )
     return docs, q, depth, order
 
 
@@ -93,8 +98,7 @@ def test_top_and_scores_equal_a_brute_force_reference(case):
 
 
 def test_top_hand_checked_ties_and_stopwords():
-    docs = [{"body": "alpha beta"}, {"body": "alpha beta"}, {"body": "gamma"},
-            {"entity": "alpha"}]
+    docs = [{"body": "alpha beta"}, {"body": "alpha beta"}, {"body": "gamma"}, {"entity": "alpha"}]
     ix = BM25F(docs, WEIGHTS)
     assert ix.top("the", 5) == []  # a stopword alone matches nothing
     assert ix.df("alpha") == 3 and ix.df("zeta") == 0
@@ -130,8 +134,11 @@ def test_index_arrays_round_trip(case, depth):
 
 
 def test_index_arrays_round_trip_through_files():
-    docs = [{"body": "민준님 회의실은 B회의실", "participant": "김민준"},
-            {"body": "alpha beta", "entity": "Alpha"}, {"body": ""}]
+    docs = [
+        {"body": "민준님 회의실은 B회의실", "participant": "김민준"},
+        {"body": "alpha beta", "entity": "Alpha"},
+        {"body": ""},
+    ]
     ix = BM25F(docs, WEIGHTS)
     with tempfile.TemporaryDirectory() as tmp:
         for name, arr in ix.arrays().items():
@@ -144,8 +151,11 @@ def test_index_arrays_round_trip_through_files():
 
 
 # -- packed records --------------------------------------------------------------------------
-any_text = st.one_of(st.just(""), st.text(), st.sampled_from(
-    ["김민준님 회의실은 B회의실이에요.", "🎉👩‍👩‍👧 émoji", "\x00nul", "a\nb"]))
+any_text = st.one_of(
+    st.just(""),
+    st.text(),
+    st.sampled_from(["김민준님 회의실은 B회의실이에요.", "🎉👩‍👩‍👧 émoji", "\x00nul", "a\nb"]),
+)
 opt_text = st.one_of(st.none(), st.just(""), any_text)
 active_record = st.builds(
     ActiveRecord,
@@ -172,8 +182,9 @@ def test_pack_unpack_round_trip(rs):
         assert (a.speaker is None) == (b.speaker is None)
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(rs=records)
 def test_pack_unpack_round_trip_through_files(rs):
     with tempfile.TemporaryDirectory() as tmp:
@@ -184,8 +195,16 @@ def test_pack_unpack_round_trip_through_files(rs):
 
 
 def test_empty_observed_at_round_trips_as_empty_not_none():
-    r = ActiveRecord(pos=3, record_id="", text="", observed_at="", participants=("",),
-                     speaker="", facts=(("", "", ""),), keyed=True)
+    r = ActiveRecord(
+        pos=3,
+        record_id="",
+        text="",
+        observed_at="",
+        participants=("",),
+        speaker="",
+        facts=(("", "", ""),),
+        keyed=True,
+    )
     (back,) = unpack_records(pack_records([r]))
     assert back == r and back.observed_at == "" and back.speaker == ""
 
@@ -193,35 +212,66 @@ def test_empty_observed_at_round_trips_as_empty_not_none():
 # -- the collector ---------------------------------------------------------------------------
 # -- against the real Neo4j ------------------------------------------------------------------
 NOW = "2026-05-05"
-QUERIES = ["the standup with Minjun is at Minjun Kim", "민준님이랑 회의는 어디에서 김민준",
-           "sync Minjun Lee", "lunch", "nothing here at all", "회의실"]
-REQUESTS = [("the standup with Minjun is at", "Minjun Kim"),
-            ("the sync with Minjun is at", "Minjun Lee"),
-            ("민준님이랑 회의는 어디에서", "김민준"),
-            ("the deadline for Minjun is", "Minjun Kim"),
-            ("Lunch was", "Jiyoung Park")]
+QUERIES = [
+    "the standup with Minjun is at Minjun Kim",
+    "민준님이랑 회의는 어디에서 김민준",
+    "sync Minjun Lee",
+    "lunch",
+    "nothing here at all",
+    "회의실",
+]
+REQUESTS = [
+    ("the standup with Minjun is at", "Minjun Kim"),
+    ("the sync with Minjun is at", "Minjun Lee"),
+    ("민준님이랑 회의는 어디에서", "김민준"),
+    ("the deadline for Minjun is", "Minjun Kim"),
+    ("Lunch was", "Jiyoung Park"),
+]
 
 
 def _store(memory):
-    memory.ingest([
-        Record("The standup with Minjun Kim is at 9:30.", participants=("Minjun Kim",),
-               observed_at="2026-05-01", facts=(Fact("Minjun Kim", "meeting time", "9:30"),)),
-        Record("Moved: the standup with Minjun Kim is now at 10:15.",
-               participants=("Minjun Kim",), observed_at="2026-05-03",
-               facts=(Fact("Minjun Kim", "meeting time", "10:15", "update"),)),
-        Record("Minjun Lee's sync is at 14:00.", participants=("Minjun Lee",),
-               observed_at="2026-05-02", facts=(Fact("Minjun Lee", "meeting time", "14:00"),)),
-        Record("김민준님 회의실은 B회의실이에요.", participants=("김민준",),
-               observed_at="2026-05-02", facts=(Fact("김민준", "meeting room", "B회의실"),)),
-        Record("Lunch was great today.", participants=("Jiyoung Park",),
-               observed_at="2026-05-02"),
-    ])
+    memory.ingest(
+        [
+            Record(
+                "The standup with Minjun Kim is at 9:30.",
+                participants=("Minjun Kim",),
+                observed_at="2026-05-01",
+                facts=(Fact("Minjun Kim", "meeting time", "9:30"),),
+            ),
+            Record(
+                "Moved: the standup with Minjun Kim is now at 10:15.",
+                participants=("Minjun Kim",),
+                observed_at="2026-05-03",
+                facts=(Fact("Minjun Kim", "meeting time", "10:15", "update"),),
+            ),
+            Record(
+                "Minjun Lee's sync is at 14:00.",
+                participants=("Minjun Lee",),
+                observed_at="2026-05-02",
+                facts=(Fact("Minjun Lee", "meeting time", "14:00"),),
+            ),
+            Record(
+                "김민준님 회의실은 B회의실이에요.",
+                participants=("김민준",),
+                observed_at="2026-05-02",
+                facts=(Fact("김민준", "meeting room", "B회의실"),),
+            ),
+            Record(
+                "Lunch was great today.", participants=("Jiyoung Park",), observed_at="2026-05-02"
+            ),
+        ]
+    )
 
 
 def _server(memory, builder, source=None, store=None):
-    return BlockServer(store or memory.store, memory.namespace,
-                       tokenizer=memory.config.block_tokenizer, registry=memory.registry,
-                       source=source, builder=builder)
+    return BlockServer(
+        store or memory.store,
+        memory.namespace,
+        tokenizer=memory.config.block_tokenizer,
+        registry=memory.registry,
+        source=source,
+        builder=builder,
+    )
 
 
 @pytest.mark.integration
@@ -305,10 +355,16 @@ def test_failed_child_build_falls_back_to_a_build_in_this_process(memory):
         before = server.block(req)
         assert "10:15" in before.text
         server.source = dataclasses.replace(server.source, uri=UNREACHABLE, timeout=0.5)
-        memory.ingest([Record("Moved again: the standup with Minjun Kim is now at 11:45.",
-                              participants=("Minjun Kim",), observed_at="2026-05-04",
-                              facts=(Fact("Minjun Kim", "meeting time", "11:45",
-                                          "update"),))])
+        memory.ingest(
+            [
+                Record(
+                    "Moved again: the standup with Minjun Kim is now at 11:45.",
+                    participants=("Minjun Kim",),
+                    observed_at="2026-05-04",
+                    facts=(Fact("Minjun Kim", "meeting time", "11:45", "update"),),
+                )
+            ]
+        )
         assert memory.store.watermark(memory.namespace) != old.watermark
         new = server.refresh()
         assert new is not old and server.builder == "thread"
@@ -345,8 +401,9 @@ def test_fresh_read_past_the_deadline_serves_the_snapshot(memory):
         server.refresh()
         text, partner = "the standup with Minjun is at", "Minjun Kim"
         snap = server.block(BlockRequest(text, partner, NOW))
-        fresh = server.block(BlockRequest(text, partner, NOW,
-                                          BlockOptions(fresh=True, deadline_ms=20)))
+        fresh = server.block(
+            BlockRequest(text, partner, NOW, BlockOptions(fresh=True, deadline_ms=20))
+        )
         assert slow.calls == 1  # the fresh read was started
         assert fresh.fell_back and fresh.served == "snapshot"
         assert fresh.text == snap.text and "10:15" in fresh.text
@@ -363,8 +420,14 @@ def test_fresh_read_within_the_deadline_serves_fresh(memory):
     server = _server(memory, "thread")
     try:
         server.refresh()
-        b = server.block(BlockRequest("the standup with Minjun is at", "Minjun Kim", NOW,
-                                      BlockOptions(fresh=True, deadline_ms=5000)))
+        b = server.block(
+            BlockRequest(
+                "the standup with Minjun is at",
+                "Minjun Kim",
+                NOW,
+                BlockOptions(fresh=True, deadline_ms=5000),
+            )
+        )
         assert b.served == "fresh" and not b.fell_back
         assert "10:15" in b.text and "9:30" not in b.text
     finally:

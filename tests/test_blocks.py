@@ -12,19 +12,37 @@ pytestmark = pytest.mark.integration
 
 
 def _store(memory):
-    memory.ingest([
-        Record("The standup with Minjun Kim is at 9:30.", participants=("Minjun Kim",),
-               observed_at="2026-05-01", facts=(Fact("Minjun Kim", "meeting time", "9:30"),)),
-        Record("Moved: the standup with Minjun Kim is now at 10:15.",
-               participants=("Minjun Kim",), observed_at="2026-05-03",
-               facts=(Fact("Minjun Kim", "meeting time", "10:15", "update"),)),
-        Record("Minjun Lee's sync is at 14:00.", participants=("Minjun Lee",),
-               observed_at="2026-05-02", facts=(Fact("Minjun Lee", "meeting time", "14:00"),)),
-        Record("김민준님 회의실은 B회의실이에요.", participants=("김민준",),
-               observed_at="2026-05-02", facts=(Fact("김민준", "meeting room", "B회의실"),)),
-        Record("Lunch was great today.", participants=("Jiyoung Park",),
-               observed_at="2026-05-02"),
-    ])
+    memory.ingest(
+        [
+            Record(
+                "The standup with Minjun Kim is at 9:30.",
+                participants=("Minjun Kim",),
+                observed_at="2026-05-01",
+                facts=(Fact("Minjun Kim", "meeting time", "9:30"),),
+            ),
+            Record(
+                "Moved: the standup with Minjun Kim is now at 10:15.",
+                participants=("Minjun Kim",),
+                observed_at="2026-05-03",
+                facts=(Fact("Minjun Kim", "meeting time", "10:15", "update"),),
+            ),
+            Record(
+                "Minjun Lee's sync is at 14:00.",
+                participants=("Minjun Lee",),
+                observed_at="2026-05-02",
+                facts=(Fact("Minjun Lee", "meeting time", "14:00"),),
+            ),
+            Record(
+                "김민준님 회의실은 B회의실이에요.",
+                participants=("김민준",),
+                observed_at="2026-05-02",
+                facts=(Fact("김민준", "meeting room", "B회의실"),),
+            ),
+            Record(
+                "Lunch was great today.", participants=("Jiyoung Park",), observed_at="2026-05-02"
+            ),
+        ]
+    )
 
 
 def test_block_serves_the_current_value_only(memory):
@@ -45,11 +63,17 @@ def test_identity_posterior_picks_the_partners_minjun(memory):
 
 def test_hard_filter_and_participant_filter(memory):
     _store(memory)
-    b = memory.block("the sync with Minjun is at", "Jiyoung Park", now="2026-05-05",
-                     identity="hard", gate="none")
+    b = memory.block(
+        "the sync with Minjun is at", "Jiyoung Park", now="2026-05-05", identity="hard", gate="none"
+    )
     assert "14:00" not in b.text and "10:15" not in b.text  # third parties are lost
-    b = memory.block("the sync with Minjun is at", "Minjun Lee", now="2026-05-05",
-                     identity="participant", gate="none")
+    b = memory.block(
+        "the sync with Minjun is at",
+        "Minjun Lee",
+        now="2026-05-05",
+        identity="participant",
+        gate="none",
+    )
     assert "14:00" in b.text and "10:15" not in b.text
 
 
@@ -67,9 +91,13 @@ def test_korean_request(memory):
 
 @pytest.mark.parametrize(
     ("request_text", "partner"),
-    [("", "Minjun Kim"), ("Привет, когда встреча?", "Minjun Kim"),
-     ("the standup with Minjun is at", ""), ("the standup is at", "Somebody New"),
-     ("x" * 19_000, "Minjun Kim")],
+    [
+        ("", "Minjun Kim"),
+        ("Привет, когда встреча?", "Minjun Kim"),
+        ("the standup with Minjun is at", ""),
+        ("the standup is at", "Somebody New"),
+        ("x" * 19_000, "Minjun Kim"),
+    ],
 )
 def test_odd_requests_never_raise(memory, request_text, partner):
     _store(memory)
@@ -80,16 +108,20 @@ def test_odd_requests_never_raise(memory, request_text, partner):
 
 @pytest.mark.parametrize(
     ("request_text", "partner", "options"),
-    [(None, "Minjun Kim", {}), ("x" * 50_000, "Minjun Kim", {}), ("hi", 7, {}),
-     ("the standup is at", "Minjun Kim", {"identity": "posterir"}),
-     ("the standup is at", "Minjun Kim", {"gate": "slots"}),
-     ("the standup is at", "Minjun Kim", {"k": 0}),
-     ("the standup is at", "Minjun Kim", {"k": True}),
-     ("the standup is at", "Minjun Kim", {"deadline_ms": -1}),
-     ("the standup is at", "Minjun Kim", {"max_chars": 10**9}),
-     ("the standup is at", "Minjun Kim", {"tau": float("nan")}),
-     ("the standup is at", "Minjun Kim", {"tokenizer": "bigrams"}),
-     ("the standup is at", "Minjun Kim", {"now": "yesterday-ish"})],
+    [
+        (None, "Minjun Kim", {}),
+        ("x" * 50_000, "Minjun Kim", {}),
+        ("hi", 7, {}),
+        ("the standup is at", "Minjun Kim", {"identity": "posterir"}),
+        ("the standup is at", "Minjun Kim", {"gate": "slots"}),
+        ("the standup is at", "Minjun Kim", {"k": 0}),
+        ("the standup is at", "Minjun Kim", {"k": True}),
+        ("the standup is at", "Minjun Kim", {"deadline_ms": -1}),
+        ("the standup is at", "Minjun Kim", {"max_chars": 10**9}),
+        ("the standup is at", "Minjun Kim", {"tau": float("nan")}),
+        ("the standup is at", "Minjun Kim", {"tokenizer": "bigrams"}),
+        ("the standup is at", "Minjun Kim", {"now": "yesterday-ish"}),
+    ],
 )
 def test_bad_block_input_is_a_typed_error(memory, request_text, partner, options):
     """A typo in an option must not silently turn a filter off."""
@@ -101,24 +133,37 @@ def test_bad_block_input_is_a_typed_error(memory, request_text, partner, options
 
 def test_deadline_zero_falls_back_to_the_snapshot(memory):
     _store(memory)
-    b = memory.block("the standup with Minjun is at", "Minjun Kim", now="2026-05-05",
-                     fresh=True, deadline_ms=0)
+    b = memory.block(
+        "the standup with Minjun is at", "Minjun Kim", now="2026-05-05", fresh=True, deadline_ms=0
+    )
     assert b.fell_back and "10:15" in b.text
 
 
 def test_fresh_mode_reads_neo4j_now(memory):
     _store(memory)
-    b = memory.block("the standup with Minjun is at", "Minjun Kim", now="2026-05-05",
-                     fresh=True, deadline_ms=5000)
+    b = memory.block(
+        "the standup with Minjun is at",
+        "Minjun Kim",
+        now="2026-05-05",
+        fresh=True,
+        deadline_ms=5000,
+    )
     assert not b.fell_back and "10:15" in b.text
 
 
 def test_snapshot_follows_new_writes(memory):
     _store(memory)
     memory.block("warm up", "Minjun Kim")
-    memory.ingest([Record("Standup with Minjun Kim moved to 11:45.",
-                          participants=("Minjun Kim",), observed_at="2026-05-04",
-                          facts=(Fact("Minjun Kim", "meeting time", "11:45", "update"),))])
+    memory.ingest(
+        [
+            Record(
+                "Standup with Minjun Kim moved to 11:45.",
+                participants=("Minjun Kim",),
+                observed_at="2026-05-04",
+                facts=(Fact("Minjun Kim", "meeting time", "11:45", "update"),),
+            )
+        ]
+    )
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         b = memory.block("the standup with Minjun is at", "Minjun Kim", now="2026-05-05")
@@ -143,8 +188,12 @@ def test_concurrent_first_calls_start_one_block_server(memory):
 
     module.BlockServer.start = counting_start
     try:
-        threads = [threading.Thread(target=memory.block, args=("the standup is at", "x"),
-                                    kwargs={"now": "2026-05-05"}) for _ in range(12)]
+        threads = [
+            threading.Thread(
+                target=memory.block, args=("the standup is at", "x"), kwargs={"now": "2026-05-05"}
+            )
+            for _ in range(12)
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -170,11 +219,16 @@ def test_a_fresh_block_is_not_crowded_out_by_other_namespaces(connect):
     import uuid
 
     crowd = connect(f"crowd-{uuid.uuid4().hex[:8]}")
-    crowd.ingest([Record(f"Minjun says the meeting is at {i % 12 + 1}:00, when is it?",
-                         id=f"c{i}") for i in range(400)])
+    crowd.ingest(
+        [
+            Record(f"Minjun says the meeting is at {i % 12 + 1}:00, when is it?", id=f"c{i}")
+            for i in range(400)
+        ]
+    )
     mine = connect(f"mine-{uuid.uuid4().hex[:8]}")
-    mine.remember("Minjun", "meeting time", "9:30", text="Minjun: the meeting moved to 9:30",
-                  speaker="Minjun")
+    mine.remember(
+        "Minjun", "meeting time", "9:30", text="Minjun: the meeting moved to 9:30", speaker="Minjun"
+    )
     blk = mine.block("Minjun, when is the meeting?", "Minjun", fresh=True, deadline_ms=5000)
     assert blk.served == "fresh" and "moved to 9:30" in blk.text, blk
 
@@ -182,23 +236,44 @@ def test_a_fresh_block_is_not_crowded_out_by_other_namespaces(connect):
 # -- the reading gate (the default): answer type and topic from the request ---------------
 def _caller_named(memory):
     """Facts under relation names a developer chose, none of them a built-in slot."""
-    memory.ingest([
-        Record("Hana: let's keep our catch-up on Thursdays at 16:00", speaker="Hana Yoon",
-               participants=("Hana Yoon", "Omar Reyes"), observed_at="2026-05-01",
-               facts=(Fact("Hana Yoon", "catch-up slot", "Thursdays 16:00"),)),
-        Record("Omar: my design fee is $900 per screen", speaker="Omar Reyes",
-               participants=("Omar Reyes", "Hana Yoon"), observed_at="2026-05-02",
-               facts=(Fact("Omar Reyes", "fee", "$900 per screen"),)),
-        Record("Tom Baker from the print shop: pickup is at the loading dock",
-               speaker="Tom Baker", participants=("Tom Baker", "Hana Yoon"),
-               observed_at="2026-05-02", facts=(Fact("Tom Baker", "pickup spot",
-                                                    "the loading dock"),)),
-        Record("Tom Ito from the band: rehearsal moved to 19:30", speaker="Tom Ito",
-               participants=("Tom Ito", "Omar Reyes"), observed_at="2026-05-03",
-               facts=(Fact("Tom Ito", "rehearsal time", "19:30"),)),
-        Record("Hana: rainy again, ugh", speaker="Hana Yoon",
-               participants=("Hana Yoon", "Omar Reyes"), observed_at="2026-05-03"),
-    ])
+    memory.ingest(
+        [
+            Record(
+                "Hana: let's keep our catch-up on Thursdays at 16:00",
+                speaker="Hana Yoon",
+                participants=("Hana Yoon", "Omar Reyes"),
+                observed_at="2026-05-01",
+                facts=(Fact("Hana Yoon", "catch-up slot", "Thursdays 16:00"),),
+            ),
+            Record(
+                "Omar: my design fee is $900 per screen",
+                speaker="Omar Reyes",
+                participants=("Omar Reyes", "Hana Yoon"),
+                observed_at="2026-05-02",
+                facts=(Fact("Omar Reyes", "fee", "$900 per screen"),),
+            ),
+            Record(
+                "Tom Baker from the print shop: pickup is at the loading dock",
+                speaker="Tom Baker",
+                participants=("Tom Baker", "Hana Yoon"),
+                observed_at="2026-05-02",
+                facts=(Fact("Tom Baker", "pickup spot", "the loading dock"),),
+            ),
+            Record(
+                "Tom Ito from the band: rehearsal moved to 19:30",
+                speaker="Tom Ito",
+                participants=("Tom Ito", "Omar Reyes"),
+                observed_at="2026-05-03",
+                facts=(Fact("Tom Ito", "rehearsal time", "19:30"),),
+            ),
+            Record(
+                "Hana: rainy again, ugh",
+                speaker="Hana Yoon",
+                participants=("Hana Yoon", "Omar Reyes"),
+                observed_at="2026-05-03",
+            ),
+        ]
+    )
 
 
 def test_reading_gate_serves_the_line_of_the_asked_type(memory):
@@ -212,24 +287,34 @@ def test_reading_gate_serves_the_line_of_the_asked_type(memory):
 def test_reading_gate_is_empty_when_nothing_stated_answers(memory):
     _caller_named(memory)
     # Hana's catch-up has a time, not a place; Omar has a fee, not a birthday.
-    for request, partner in (("where is my catch-up with Hana?", "Omar Reyes"),
-                             ("when is Omar's birthday?", "Hana Yoon"),
-                             ("what's Priya's fee?", "Hana Yoon"),
-                             ("write a poem about the rain", "Hana Yoon")):
+    for request, partner in (
+        ("where is my catch-up with Hana?", "Omar Reyes"),
+        ("when is Omar's birthday?", "Hana Yoon"),
+        ("what's Priya's fee?", "Hana Yoon"),
+        ("write a poem about the rain", "Hana Yoon"),
+    ):
         b = memory.block(request, partner, now="2026-05-05")
         assert b.abstained and b.text == "" and b.reason, (request, b)
 
 
 def test_reading_gate_reads_a_cue_and_refuses_to_guess_a_namesake(memory):
     _caller_named(memory)
-    b = memory.block("where do I pick up the posters from Tom at the print shop?", "Hana Yoon",
-                     now="2026-05-05")
+    b = memory.block(
+        "where do I pick up the posters from Tom at the print shop?", "Hana Yoon", now="2026-05-05"
+    )
     assert "loading dock" in b.text, b
     b = memory.block("when is Tom's rehearsal?", "Omar Reyes", now="2026-05-05")
     assert "19:30" in b.text and "loading dock" not in b.text, b
     # A partner who knows both Toms, and a request with no cue: no guess.
-    memory.ingest([Record("Omar: Tom and Tom both said hi", speaker="Omar Reyes",
-                          participants=("Omar Reyes", "Tom Baker", "Tom Ito"),
-                          observed_at="2026-05-04")])
+    memory.ingest(
+        [
+            Record(
+                "Omar: Tom and Tom both said hi",
+                speaker="Omar Reyes",
+                participants=("Omar Reyes", "Tom Baker", "Tom Ito"),
+                observed_at="2026-05-04",
+            )
+        ]
+    )
     b = memory.block("what did Tom say about pickup?", "Lee", now="2026-05-05")
     assert not b.lines or all(ln.record.facts[0][0] == "Tom Baker" for ln in b.lines), b

@@ -45,7 +45,8 @@ def test_every_command_has_help_with_an_example(command):
 @pytest.mark.integration
 def test_remember_why_history_revoke_audit(neo4j_server, namespace):
     run = lambda *a: CliRunner().invoke(  # noqa: E731
-        main, ["--uri", neo4j_server.bolt_url, "-n", namespace, *a], catch_exceptions=False)
+        main, ["--uri", neo4j_server.bolt_url, "-n", namespace, *a], catch_exceptions=False
+    )
     assert "ACCEPT" in run("remember", "door", "colour", "red").output
     assert "ACCEPT" in run("remember", "door", "colour", "blue", "--intent", "update").output
     out = run("why", "door", "colour").output
@@ -60,7 +61,8 @@ def test_remember_why_history_revoke_audit(neo4j_server, namespace):
 @pytest.mark.integration
 def test_errors_are_one_line_and_exit_1(neo4j_server, namespace):
     result = CliRunner().invoke(
-        main, ["--uri", neo4j_server.bolt_url, "-n", namespace, "revoke", "nothing", "here"])
+        main, ["--uri", neo4j_server.bolt_url, "-n", namespace, "revoke", "nothing", "here"]
+    )
     assert result.exit_code == 1
     assert result.output.startswith("error: ") and "no current value" in result.output
 
@@ -69,29 +71,41 @@ def test_errors_are_one_line_and_exit_1(neo4j_server, namespace):
 def test_ingest_jsonl(neo4j_server, namespace, tmp_path):
     path = tmp_path / "m.jsonl"
     path.write_text(
-        json.dumps({"text": "door is red", "id": "1",
-                    "facts": [{"subject": "door", "relation": "colour", "value": "red"}]})
+        json.dumps(
+            {
+                "text": "door is red",
+                "id": "1",
+                "facts": [{"subject": "door", "relation": "colour", "value": "red"}],
+            }
+        )
         + "\nnot json\n"
-        + json.dumps({"text": "it's blue now", "id": "2",
-                      "facts": [{"subject": "door", "relation": "colour", "value": "blue",
-                                 "intent": "update"}]}) + "\n",
+        + json.dumps(
+            {
+                "text": "it's blue now",
+                "id": "2",
+                "facts": [
+                    {"subject": "door", "relation": "colour", "value": "blue", "intent": "update"}
+                ],
+            }
+        )
+        + "\n",
         encoding="utf-8",
     )
     result = CliRunner().invoke(
-        main, ["--uri", neo4j_server.bolt_url, "-n", namespace, "ingest", str(path)])
+        main, ["--uri", neo4j_server.bolt_url, "-n", namespace, "ingest", str(path)]
+    )
     assert result.exit_code == 1, result.output  # one line was bad; the good ones are stored
     assert "2 of 2 records stored" in result.output
     assert "1 lines were not JSON" in result.output
 
 
 @pytest.mark.integration
-def test_ingest_reads_a_byte_order_mark_and_fails_a_binary_file(neo4j_server, namespace,
-                                                                  tmp_path):
+def test_ingest_reads_a_byte_order_mark_and_fails_a_binary_file(neo4j_server, namespace, tmp_path):
     run = lambda *a: CliRunner().invoke(  # noqa: E731
-        main, ["--uri", neo4j_server.bolt_url, "-n", namespace, *a])
+        main, ["--uri", neo4j_server.bolt_url, "-n", namespace, *a]
+    )
     bom = tmp_path / "bom.jsonl"
-    bom.write_bytes(b"\xef\xbb\xbf" + json.dumps({"text": "bom line", "id": "b1"}).encode()
-                    + b"\n")
+    bom.write_bytes(b"\xef\xbb\xbf" + json.dumps({"text": "bom line", "id": "b1"}).encode() + b"\n")
     result = run("ingest", str(bom))
     assert result.exit_code == 0 and "1 of 1 records stored" in result.output, result.output
     binary = tmp_path / "blob.jsonl"
@@ -111,20 +125,47 @@ def test_block_resolve_as_of_state(neo4j_server, namespace):
         return result.output
 
     run("remember", "Minjun", "meeting time", "9:00", "--stated-at", "2026-03-01")
-    run("remember", "Minjun", "meeting time", "9:30", "--intent", "update",
-        "--stated-at", "2026-05-01", "--text", "the meeting moved to 9:30")
+    run(
+        "remember",
+        "Minjun",
+        "meeting time",
+        "9:30",
+        "--intent",
+        "update",
+        "--stated-at",
+        "2026-05-01",
+        "--text",
+        "the meeting moved to 9:30",
+    )
     assert run("as-of", "Minjun", "meeting time", "2026-04-01").strip() == "9:00"
     assert "(no value)" in run("as-of", "Minjun", "meeting time", "2025-01-01", code=3)
     assert "Minjun meeting_time = 9:30" in run("state")
     assert "(before: 9:00" in run("state", "--history")
-    out = run("block", "when is the meeting with Minjun?", "--partner", "Minjun", "--fresh",
-              "--deadline-ms", "5000")
+    out = run(
+        "block",
+        "when is the meeting with Minjun?",
+        "--partner",
+        "Minjun",
+        "--fresh",
+        "--deadline-ms",
+        "5000",
+    )
     assert out.startswith("[Relevant memory]") and "9:30" in out
     assert run("block", " ", "--partner", "Minjun").startswith("(no block: empty request")
     assert json.loads(run("block", "the meeting?", "--json", "--k", "1"))["served"] in (
-        "snapshot", "fresh")
-    run("remember", "Minjun", "meeting time", "10:00", "--speaker", "Jiyoung",
-        "--authority", "hearsay")
+        "snapshot",
+        "fresh",
+    )
+    run(
+        "remember",
+        "Minjun",
+        "meeting time",
+        "10:00",
+        "--speaker",
+        "Jiyoung",
+        "--authority",
+        "hearsay",
+    )
     assert "contested" in json.loads(run("why", "Minjun", "meeting time", "--json"))["status"]
     assert "9:30" in run("resolve", "Minjun", "meeting time", "9:30", "--authority", "official")
     assert "error: " in run("resolve", "Minjun", "meeting time", "9:30", code=1)

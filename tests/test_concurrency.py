@@ -18,18 +18,25 @@ def test_eight_writers_on_overlapping_keys(neo4j_server, namespace):
     errors: list[BaseException] = []
 
     def work(w: int) -> None:
-        mem = Memory.connect(neo4j_server.bolt_url, namespace, neo4j_auth=neo4j_server.auth,
-                             install_schema=False)
+        mem = Memory.connect(
+            neo4j_server.bolt_url, namespace, neo4j_auth=neo4j_server.auth, install_schema=False
+        )
         try:
             for start in range(0, per_writer, 25):
-                mem.ingest([
-                    Record(f"writer {w} says key{i % 7} is v{w}-{i}", id=f"w{w}-{i}",
-                           facts=(Fact(f"key{i % 7}", "value", f"v{w}-{i}", "update"),))
-                    for i in range(start, start + 25)
-                ])
+                mem.ingest(
+                    [
+                        Record(
+                            f"writer {w} says key{i % 7} is v{w}-{i}",
+                            id=f"w{w}-{i}",
+                            facts=(Fact(f"key{i % 7}", "value", f"v{w}-{i}", "update"),),
+                        )
+                        for i in range(start, start + 25)
+                    ]
+                )
                 # Re-sending an acknowledged batch adds nothing.
-                mem.ingest([Record(f"writer {w} says key{start % 7} is v{w}-{start}",
-                                   id=f"w{w}-{start}")])
+                mem.ingest(
+                    [Record(f"writer {w} says key{start % 7} is v{w}-{start}", id=f"w{w}-{start}")]
+                )
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)
         finally:
@@ -41,8 +48,9 @@ def test_eight_writers_on_overlapping_keys(neo4j_server, namespace):
     for t in threads:
         t.join()
     assert errors == []
-    mem = Memory.connect(neo4j_server.bolt_url, namespace, neo4j_auth=neo4j_server.auth,
-                         install_schema=False)
+    mem = Memory.connect(
+        neo4j_server.bolt_url, namespace, neo4j_auth=neo4j_server.auth, install_schema=False
+    )
     try:
         assert mem.audit("two_heads") == []
         counts = mem.counts()
@@ -54,14 +62,19 @@ def test_eight_writers_on_overlapping_keys(neo4j_server, namespace):
         ops = mem.store.driver.execute_query(
             "MATCH (o:Operation {ns: $ns})-[:FROM]->(e:Evidence) "
             "RETURN o.fact AS fact, o.pos AS pos, e.uid AS uid ORDER BY o.pos",
-            ns=namespace).records
+            ns=namespace,
+        ).records
         ctl, states, plan = Controller(namespace=namespace), {}, Plan()
         for i, row in enumerate(ops):
             f = json.loads(row["fact"])
             fact = Fact(f["subject"], f["relation"], f["value"], f["intent"])
             key, _ = ctl.key_for(fact)
-            ctl.apply(states.setdefault(key, KeyState(key)), fact,
-                      FactContext(row["uid"], row["pos"], i, None, None, 1, None), plan)
+            ctl.apply(
+                states.setdefault(key, KeyState(key)),
+                fact,
+                FactContext(row["uid"], row["pos"], i, None, None, 1, None),
+                plan,
+            )
         replayed = {k: s.head().value for k, s in states.items()}
         stored = {r["key"]: r["value"] for r in mem.audit("heads")}
         assert replayed == stored
@@ -70,7 +83,8 @@ def test_eight_writers_on_overlapping_keys(neo4j_server, namespace):
 
 
 def test_concurrent_hearsay_contests_one_key_with_every_value_as_its_alternative(
-        neo4j_server, namespace):
+    neo4j_server, namespace
+):
     """Many contested versions and one contested key are the same thing: the head is
     contested and every other contested version is its alternative (none left over)."""
     with Memory.connect(neo4j_server.bolt_url, namespace, neo4j_auth=neo4j_server.auth) as m:
@@ -79,11 +93,18 @@ def test_concurrent_hearsay_contests_one_key_with_every_value_as_its_alternative
 
     def gossip(i: int) -> None:
         try:
-            with Memory.connect(neo4j_server.bolt_url, namespace, neo4j_auth=neo4j_server.auth,
-                                install_schema=False) as m:
+            with Memory.connect(
+                neo4j_server.bolt_url, namespace, neo4j_auth=neo4j_server.auth, install_schema=False
+            ) as m:
                 for j in range(5):
-                    m.remember("Minjun", "meeting time", f"{9 + i}:{j}0", authority="hearsay",
-                               speaker=f"Gossip {i}", record_id=f"g{i}-{j}")
+                    m.remember(
+                        "Minjun",
+                        "meeting time",
+                        f"{9 + i}:{j}0",
+                        authority="hearsay",
+                        speaker=f"Gossip {i}",
+                        record_id=f"g{i}-{j}",
+                    )
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
@@ -100,6 +121,7 @@ def test_concurrent_hearsay_contests_one_key_with_every_value_as_its_alternative
             "MATCH (v:Version {ns: $ns, status: 'contested'}) WHERE v.head_of IS NULL "
             "RETURN count(v) AS all, sum(count { (v)-[:ALTERNATIVE_OF]->(h:Version) "
             "WHERE h.head_of IS NOT NULL AND h.status = 'contested' }) AS of_head",
-            ns=namespace).records[0]
+            ns=namespace,
+        ).records[0]
         assert rows["all"] == 8 * 5 == len(contested[0]["alternatives"])
         assert rows["of_head"] == rows["all"]

@@ -22,11 +22,21 @@ def _free_port() -> int:
 
 
 def test_kill_9_mid_ingest_then_resubmit(tmp_path):
-    server = LocalNeo4j(tmp_path / "data", bolt_port=_free_port(), http_port=_free_port(),
-                        heap="512m", pagecache="64m")
-    records = [Record(f"item {i % 97} is in box {i}", id=f"r{i}",
-                      facts=(Fact(f"item {i % 97}", "location", f"box {i}", "update"),))
-               for i in range(6000)]
+    server = LocalNeo4j(
+        tmp_path / "data",
+        bolt_port=_free_port(),
+        http_port=_free_port(),
+        heap="512m",
+        pagecache="64m",
+    )
+    records = [
+        Record(
+            f"item {i % 97} is in box {i}",
+            id=f"r{i}",
+            facts=(Fact(f"item {i % 97}", "location", f"box {i}", "update"),),
+        )
+        for i in range(6000)
+    ]
     acked: list[str] = []
     try:
         status = server.start()
@@ -34,7 +44,7 @@ def test_kill_9_mid_ingest_then_resubmit(tmp_path):
 
         def ingest() -> None:
             for start in range(0, len(records), 200):
-                batch = records[start:start + 200]
+                batch = records[start : start + 200]
                 try:
                     mem.ingest(batch)
                 except GraphmemError:
@@ -61,8 +71,12 @@ def test_kill_9_mid_ingest_then_resubmit(tmp_path):
         assert report.skipped_known >= len(acked)
         ids = mem.store.run("count_record_ids", {"ns": "crash"})[0]
         assert ids["total"] == ids["distinct"] == len(records)
-        stored = {r["record_id"] for r in mem.store.driver.execute_query(
-            "MATCH (e:Evidence {ns: 'crash'}) RETURN e.record_id AS record_id").records}
+        stored = {
+            r["record_id"]
+            for r in mem.store.driver.execute_query(
+                "MATCH (e:Evidence {ns: 'crash'}) RETURN e.record_id AS record_id"
+            ).records
+        }
         assert set(acked) <= stored
         assert mem.audit("two_heads") == []
         assert mem.audit("versions_without_evidence") == []

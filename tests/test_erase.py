@@ -17,14 +17,19 @@ SECRET = "Zorblax Quentworth"
 def _mentions(memory: Memory, secret: str) -> list[dict]:
     rows = memory.store.driver.execute_query(
         "MATCH (n {ns: $ns}) RETURN labels(n) AS labels, properties(n) AS props",
-        ns=memory.namespace).records
-    return [r.data() for r in rows
-            if secret.casefold() in json.dumps(r["props"], ensure_ascii=False).casefold()]
+        ns=memory.namespace,
+    ).records
+    return [
+        r.data()
+        for r in rows
+        if secret.casefold() in json.dumps(r["props"], ensure_ascii=False).casefold()
+    ]
 
 
 def test_erasing_a_revoked_record_leaves_nothing_of_it(memory: Memory) -> None:
-    memory.remember(SECRET, "alias", "the Quiet One", record_id="er3",
-                    text=f"{SECRET} goes by the Quiet One")
+    memory.remember(
+        SECRET, "alias", "the Quiet One", record_id="er3", text=f"{SECRET} goes by the Quiet One"
+    )
     memory.revoke(SECRET, "alias")
     memory.remember("door", "colour", "red", record_id="keep")
     assert _mentions(memory, SECRET)  # before: the record, the revoke, the op log
@@ -51,8 +56,8 @@ def test_erasing_the_record_a_revoke_restored_keeps_the_revoke(memory: Memory) -
 
 def _record_ids(memory: Memory) -> list[str]:
     rows = memory.store.driver.execute_query(
-        "MATCH (e:Evidence {ns: $ns}) RETURN e.record_id AS id ORDER BY e.pos",
-        ns=memory.namespace).records
+        "MATCH (e:Evidence {ns: $ns}) RETURN e.record_id AS id ORDER BY e.pos", ns=memory.namespace
+    ).records
     return [r["id"] for r in rows]
 
 
@@ -99,7 +104,8 @@ def test_an_erased_spelling_does_not_survive_as_a_name(memory: Memory) -> None:
     memory.erase("loud")
     names = memory.store.driver.execute_query(
         "MATCH (en:Entity {ns: $ns}) RETURN en.name AS name, en.aliases AS aliases",
-        ns=memory.namespace).records
+        ns=memory.namespace,
+    ).records
     everything = json.dumps([r.data() for r in names])
     assert "ZORBLAX" not in everything and "Zorblax Quentworth" in everything
     assert memory.why("Zorblax Quentworth", "alias").value == "Q"
@@ -108,8 +114,15 @@ def test_an_erased_spelling_does_not_survive_as_a_name(memory: Memory) -> None:
 def test_erase_never_changes_a_surviving_value(memory: Memory) -> None:
     """A version another record keeps is only respelled, never given a rival's value."""
     memory.remember("standup", "time", "9:30", source="slack", speaker="ann", record_id="r1")
-    memory.remember("standup", "time", "10:00", source="email", speaker="bob",
-                    authority="hearsay", record_id="r3")
+    memory.remember(
+        "standup",
+        "time",
+        "10:00",
+        source="email",
+        speaker="bob",
+        authority="hearsay",
+        record_id="r3",
+    )
     memory.remember("standup", "time", "9:30", source="chat", speaker="cy", record_id="r2")
     before = sorted(v["value"] for v in memory.why("standup", "time").versions)
     memory.erase("r1")
@@ -120,8 +133,12 @@ def test_erase_never_changes_a_surviving_value(memory: Memory) -> None:
 
 def test_evidence_never_serves_an_erased_raw_record(memory: Memory) -> None:
     """An erase frees a position a new record may take: the evidence index must notice."""
-    memory.ingest([{"text": "the alarm was fixed by Lee", "id": "a1"},
-                   {"text": "the alarm code is 5521", "id": "a2"}])
+    memory.ingest(
+        [
+            {"text": "the alarm was fixed by Lee", "id": "a1"},
+            {"text": "the alarm code is 5521", "id": "a2"},
+        ]
+    )
     assert "5521" in memory.evidence("what is the alarm code?").text
     memory.erase("a2")  # the newest: its position is free again
     memory.ingest([{"text": "the alarm has a new panel", "id": "a3"}])
@@ -131,12 +148,30 @@ def test_evidence_never_serves_an_erased_raw_record(memory: Memory) -> None:
 
 def test_a_revoke_record_erased_with_its_value_stays_erased(memory: Memory) -> None:
     memory.remember("standup", "time", "9:00", record_id="r1")
-    memory.ingest([{"text": "no, scrap that", "id": "r4", "facts": [
-        {"subject": "standup", "relation": "time", "value": "", "intent": "revoke"}]}])
+    memory.ingest(
+        [
+            {
+                "text": "no, scrap that",
+                "id": "r4",
+                "facts": [
+                    {"subject": "standup", "relation": "time", "value": "", "intent": "revoke"}
+                ],
+            }
+        ]
+    )
     memory.erase("r1")
     memory.remember("standup", "time", "11:00", record_id="r6")
-    replay = memory.ingest([{"text": "no, scrap that", "id": "r4", "facts": [
-        {"subject": "standup", "relation": "time", "value": "", "intent": "revoke"}]}])
+    replay = memory.ingest(
+        [
+            {
+                "text": "no, scrap that",
+                "id": "r4",
+                "facts": [
+                    {"subject": "standup", "relation": "time", "value": "", "intent": "revoke"}
+                ],
+            }
+        ]
+    )
     assert replay.stored == 0 and replay.skipped_erased == 1
     assert memory.why("standup", "time").value == "11:00"
 

@@ -32,40 +32,53 @@ def _free_port() -> int:
 
 def _files_holding(folder: Path, word: str) -> list[str]:
     """``grep -rlaci word folder``: every file whose bytes contain the word."""
-    out = subprocess.run(["grep", "-rlai", "--", word, str(folder)], capture_output=True,
-                         text=True, check=False)
+    out = subprocess.run(
+        ["grep", "-rlai", "--", word, str(folder)], capture_output=True, text=True, check=False
+    )
     assert out.returncode in (0, 1), out.stderr
     return out.stdout.split()
 
 
 def _graphmem(*args: str) -> subprocess.CompletedProcess[str]:
     exe = Path(sys.executable).with_name("graphmem")
-    return subprocess.run([str(exe), *args], capture_output=True, text=True, check=False,
-                          timeout=600)
+    return subprocess.run(
+        [str(exe), *args], capture_output=True, text=True, check=False, timeout=600
+    )
 
 
 @pytest.fixture
 def server(tmp_path: Path):
-    srv = LocalNeo4j(tmp_path / "server", bolt_port=_free_port(), http_port=_free_port(),
-                     heap="512m", pagecache="64m")
+    srv = LocalNeo4j(
+        tmp_path / "server",
+        bolt_port=_free_port(),
+        http_port=_free_port(),
+        heap="512m",
+        pagecache="64m",
+    )
     srv.start()
     yield srv
     srv.stop()
 
 
 def _cli_server_args(srv: LocalNeo4j) -> list[str]:
-    return ["--data-dir", str(srv.data_dir), "--bolt-port", str(srv.bolt_port),
-            "--http-port", str(srv.http_port)]
+    return [
+        "--data-dir",
+        str(srv.data_dir),
+        "--bolt-port",
+        str(srv.bolt_port),
+        "--http-port",
+        str(srv.http_port),
+    ]
 
 
 def test_erased_text_is_gone_from_the_data_folder_after_stop(server: LocalNeo4j) -> None:
     with Memory.connect(server.bolt_url, "disk") as m:
-        m.remember(SECRET, "card pin", PIN, record_id="s1",
-                   text=f"{SECRET} says the card pin is {PIN}")
+        m.remember(
+            SECRET, "card pin", PIN, record_id="s1", text=f"{SECRET} says the card pin is {PIN}"
+        )
         m.revoke(SECRET, "card pin")  # generated revoke evidence names the secret too
         m.ingest([{"id": "s2", "text": f"{SECRET} hides the pin {PIN} under the mat"}])
-        m.remember("door", "colour", "red", record_id="keep",
-                   text=f"the door is red, said {KEPT}")
+        m.remember("door", "colour", "red", record_id="keep", text=f"the door is red, said {KEPT}")
         m.erase("s1")
         m.erase("s2")
         assert SECRET not in m.evidence(f"What is {SECRET}'s card pin?").text
@@ -84,8 +97,7 @@ def test_erased_text_is_gone_from_the_data_folder_after_stop(server: LocalNeo4j)
     with Memory.connect(server.bolt_url, "disk") as m:
         assert m.why("door", "colour").value == "red"
         assert KEPT in m.evidence("What colour is the door?").text
-        for audit in ("two_heads", "versions_without_evidence", "status_labels",
-                      "contested_keys"):
+        for audit in ("two_heads", "versions_without_evidence", "status_labels", "contested_keys"):
             assert m.audit(audit) == [], audit
         # The same words can be remembered again, as a new record.
         m.remember(SECRET, "card pin", PIN, text=f"{SECRET} says the card pin is {PIN}")
@@ -138,8 +150,12 @@ def test_sealed_text_is_unreadable_on_disk_at_once(server: LocalNeo4j, tmp_path:
     ciphertext, and erase destroyed the key."""
     keys = tmp_path / "keys.sqlite3"
     with Memory.connect(server.bolt_url, "sealed", seal_text=True, key_store=str(keys)) as m:
-        m.ingest([{"id": "s1", "text": f"{SECRET} whispered the code {PIN} at the gate"},
-                  {"id": "k1", "text": f"{KEPT} likes tea"}])
+        m.ingest(
+            [
+                {"id": "s1", "text": f"{SECRET} whispered the code {PIN} at the gate"},
+                {"id": "k1", "text": f"{KEPT} likes tea"},
+            ]
+        )
         sealed = m.store.driver.execute_query(
             "MATCH (e:Evidence {ns: 'sealed', record_id: 's1'}) RETURN e.text AS t"
         ).records[0]["t"]

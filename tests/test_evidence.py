@@ -19,10 +19,12 @@ pytestmark = pytest.mark.integration
 
 
 def _facts(memory, rows):
-    memory.ingest([
-        Record(text, id=str(pos), pos=pos, facts=(Fact(s, r, v, i),))
-        for pos, (text, s, r, v, i) in enumerate(rows)
-    ])
+    memory.ingest(
+        [
+            Record(text, id=str(pos), pos=pos, facts=(Fact(s, r, v, i),))
+            for pos, (text, s, r, v, i) in enumerate(rows)
+        ]
+    )
 
 
 MEETING = [
@@ -42,11 +44,19 @@ def test_meeting_moved_brings_in_the_record_that_never_mentions_it(memory):
     assert texts == ["Room B is on floor 5.", "The weekly meeting moved to room B."]
     assert [r.pos for r in ev.records] == sorted(r.pos for r in ev.records)
     # Selecting before refreshing keeps room A's floor and misses room B's.
-    prior = [r.text for r in memory.evidence("What floor is the weekly meeting on?",
-                                             control="prior_refresh").records]
+    prior = [
+        r.text
+        for r in memory.evidence(
+            "What floor is the weekly meeting on?", control="prior_refresh"
+        ).records
+    ]
     assert "Room A is on floor 2." in prior and "Room B is on floor 5." not in prior
-    stale = [r.text for r in memory.evidence("What floor is the weekly meeting on?",
-                                             control="stale_closure").records]
+    stale = [
+        r.text
+        for r in memory.evidence(
+            "What floor is the weekly meeting on?", control="stale_closure"
+        ).records
+    ]
     assert "The weekly meeting is held in room A." in stale
 
 
@@ -58,16 +68,27 @@ def test_no_anchor_falls_back_to_the_whole_history_under_budget(memory):
     assert ev.records[-1].text == MEETING[-1][0]  # the newest records survive
 
 
-@settings(max_examples=15, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(budget=st.integers(min_value=40, max_value=2_000),
-       page=st.integers(min_value=1, max_value=9))
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    budget=st.integers(min_value=40, max_value=2_000), page=st.integers(min_value=1, max_value=9)
+)
 def test_fallback_reads_pages_but_keeps_what_the_whole_history_would(memory, budget, page):
     """The fallback reads the newest records page by page until the budget is spent; what
     it renders is what rendering the whole history gives."""
     if not memory.store.all_records(memory.namespace):
-        memory.ingest([Record(f"Note {i}: " + "x" * (i % 7 * 9), id=f"n{i}", pos=i,
-                              observed_at=f"2026-01-{1 + i % 28:02d}") for i in range(40)])
+        memory.ingest(
+            [
+                Record(
+                    f"Note {i}: " + "x" * (i % 7 * 9),
+                    id=f"n{i}",
+                    pos=i,
+                    observed_at=f"2026-01-{1 + i % 28:02d}",
+                )
+                for i in range(40)
+            ]
+        )
     whole = render(memory.store.all_records(memory.namespace), budget)
     paged = render(memory._evidence._newest_within(budget, page=page), budget)
     assert paged == whole
@@ -78,12 +99,18 @@ def test_raw_records_are_selected_for_the_question(memory):
     a matching one comes back, with the turn after it (its session neighbour); an
     unrelated one far away does not."""
     _facts(memory, MEETING)
-    memory.ingest([
-        Record("Jiyoung thinks the weekly meeting needs a bigger floor.", id="u1", pos=99,
-               observed_at="2026-05-04T10:00:00"),
-        Record("Agreed, it is cramped.", id="u2", pos=100, observed_at="2026-05-04T10:00:00"),
-        Record("Lunch was great today.", id="u3", pos=300, observed_at="2026-06-01T12:00:00"),
-    ])
+    memory.ingest(
+        [
+            Record(
+                "Jiyoung thinks the weekly meeting needs a bigger floor.",
+                id="u1",
+                pos=99,
+                observed_at="2026-05-04T10:00:00",
+            ),
+            Record("Agreed, it is cramped.", id="u2", pos=100, observed_at="2026-05-04T10:00:00"),
+            Record("Lunch was great today.", id="u3", pos=300, observed_at="2026-06-01T12:00:00"),
+        ]
+    )
     ev = memory.evidence("What floor is the weekly meeting on?")
     ids = [r.id for r in ev.records]
     assert "u1" in ids and "u2" in ids and "u3" not in ids
@@ -92,10 +119,10 @@ def test_raw_records_are_selected_for_the_question(memory):
 
 
 def test_conversation_without_facts_gets_the_matching_turns_not_the_newest(memory):
-    turns = [Record(f"filler turn number {i} about nothing", id=f"f{i}", pos=i)
-             for i in range(200)]
-    turns[20] = Record("Caroline researched adoption agencies last week.", id="hit", pos=20,
-                       speaker="Caroline")
+    turns = [Record(f"filler turn number {i} about nothing", id=f"f{i}", pos=i) for i in range(200)]
+    turns[20] = Record(
+        "Caroline researched adoption agencies last week.", id="hit", pos=20, speaker="Caroline"
+    )
     memory.ingest(turns)
     ev = memory.evidence("What did Caroline research?", budget_chars=400)
     assert not ev.fallback and "hit" in [r.id for r in ev.records]
@@ -104,8 +131,15 @@ def test_conversation_without_facts_gets_the_matching_turns_not_the_newest(memor
 
 def test_every_control_runs_with_the_same_renderer(memory):
     _facts(memory, MEETING)
-    for control in ("cmc", "prior_refresh", "stale_closure", "bm25_top100", "bm25_matched",
-                    "current_state", "raw_history"):
+    for control in (
+        "cmc",
+        "prior_refresh",
+        "stale_closure",
+        "bm25_top100",
+        "bm25_matched",
+        "current_state",
+        "raw_history",
+    ):
         ev = memory.evidence("What floor is the weekly meeting on?", control=control)
         assert ev.text.startswith("Here is a list of records")
         assert ev.control == control
@@ -137,12 +171,24 @@ def test_turns_pruned_drops_the_earlier_of_two_conflicting_turns(connect, namesp
 
     server = OllamaTestServer([]).__enter__()
     memory = connect(namespace, embedder=OllamaClient(server.url, embed_model="e"))
-    memory.ingest([
-        Record("The weekly meeting is in room A.", id="1", pos=1, observed_at="2026-01-01",
-               facts=(Fact("weekly meeting", "room", "room A"),)),
-        Record("The weekly meeting is in room B.", id="2", pos=2, observed_at="2026-02-01",
-               facts=(Fact("weekly meeting", "room", "room B", "update"),)),
-    ])
+    memory.ingest(
+        [
+            Record(
+                "The weekly meeting is in room A.",
+                id="1",
+                pos=1,
+                observed_at="2026-01-01",
+                facts=(Fact("weekly meeting", "room", "room A"),),
+            ),
+            Record(
+                "The weekly meeting is in room B.",
+                id="2",
+                pos=2,
+                observed_at="2026-02-01",
+                facts=(Fact("weekly meeting", "room", "room B", "update"),),
+            ),
+        ]
+    )
     try:
         ev = memory.evidence("Which room is the weekly meeting in?", control="turns_pruned")
     finally:
@@ -169,28 +215,50 @@ def test_cypher_in_a_question_is_inert_text(memory):
 
 
 def test_korean_particles_and_aliases_anchor(memory):
-    _facts(memory, [
-        ("Christian Abbiati plays the position of goalkeeper.", "Christian Abbiati",
-         "position", "goalkeeper", "assert"),
-        ("The capital of Italy is Rome.", "Italy", "capital", "Rome", "assert"),
-        ("Sketches by Boz was written by Charles Dickens.", "Sketches by Boz", "author",
-         "Charles Dickens", "assert"),
-        ("김민준 is on the platform team.", "김민준", "team", "platform", "assert"),
-    ])
+    _facts(
+        memory,
+        [
+            (
+                "Christian Abbiati plays the position of goalkeeper.",
+                "Christian Abbiati",
+                "position",
+                "goalkeeper",
+                "assert",
+            ),
+            ("The capital of Italy is Rome.", "Italy", "capital", "Rome", "assert"),
+            (
+                "Sketches by Boz was written by Charles Dickens.",
+                "Sketches by Boz",
+                "author",
+                "Charles Dickens",
+                "assert",
+            ),
+            ("김민준 is on the platform team.", "김민준", "team", "platform", "assert"),
+        ],
+    )
     assert memory.evidence("Christian Abbiati가 맡은 포지션은?").anchors == ["Christian Abbiati"]
-    assert memory.evidence("\"Sketches by Boz\"의 저자는?").anchors == ["Sketches by Boz"]
+    assert memory.evidence('"Sketches by Boz"의 저자는?').anchors == ["Sketches by Boz"]
     assert memory.evidence("이탈리아의 수도는?").anchors == ["Italy"]
     assert memory.evidence("김민준님에게 무슨 팀인지 물어봐").anchors == ["김민준"]
 
 
 def test_maximal_match_wins(memory):
-    _facts(memory, [
-        ("New York is in the United States.", "New York", "country", "United States", "assert"),
-        ("The New York Times is written in English.", "The New York Times", "language",
-         "English", "assert"),
-    ])
+    _facts(
+        memory,
+        [
+            ("New York is in the United States.", "New York", "country", "United States", "assert"),
+            (
+                "The New York Times is written in English.",
+                "The New York Times",
+                "language",
+                "English",
+                "assert",
+            ),
+        ],
+    )
     assert memory.evidence("Which language was The New York Times written in?").anchors == [
-        "The New York Times"]
+        "The New York Times"
+    ]
 
 
 def test_render_keeps_newest_whole_records():
@@ -209,22 +277,36 @@ def test_normalized_substring_scoring():
 
 # -- the contract as a property: currency and bounded coverage ---------------------------
 NAMES = ["a", "b", "c", "d", "e"]
-fact_st = st.tuples(st.sampled_from(NAMES), st.sampled_from(["r1", "r2"]),
-                    st.sampled_from(NAMES))
+fact_st = st.tuples(st.sampled_from(NAMES), st.sampled_from(["r1", "r2"]), st.sampled_from(NAMES))
 
 
-@settings(max_examples=25, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(facts=st.lists(fact_st, min_size=1, max_size=15), anchor=st.sampled_from(NAMES),
-       hops=st.integers(1, 4))
-def test_closure_is_current_and_covers_every_subject_within_reach(neo4j_server, facts,
-                                                                    anchor, hops):
-    mem = Memory.connect(neo4j_server.bolt_url, f"c-{uuid.uuid4().hex[:10]}",
-                         neo4j_auth=neo4j_server.auth, install_schema=False)
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    facts=st.lists(fact_st, min_size=1, max_size=15),
+    anchor=st.sampled_from(NAMES),
+    hops=st.integers(1, 4),
+)
+def test_closure_is_current_and_covers_every_subject_within_reach(
+    neo4j_server, facts, anchor, hops
+):
+    mem = Memory.connect(
+        neo4j_server.bolt_url,
+        f"c-{uuid.uuid4().hex[:10]}",
+        neo4j_auth=neo4j_server.auth,
+        install_schema=False,
+    )
     try:
-        records = [Record(f"ent{s} {r} ent{o}", id=str(i), pos=i,
-                          facts=(Fact(f"ent{s}", r, f"ent{o}", "update"),))
-                   for i, (s, r, o) in enumerate(facts)]
+        records = [
+            Record(
+                f"ent{s} {r} ent{o}",
+                id=str(i),
+                pos=i,
+                facts=(Fact(f"ent{s}", r, f"ent{o}", "update"),),
+            )
+            for i, (s, r, o) in enumerate(facts)
+        ]
         mem.ingest(records)
         current: dict[tuple[str, str], tuple[str, list[int]]] = {}
         for i, (s, r, o) in enumerate(facts):  # last write wins, computed independently
@@ -264,8 +346,10 @@ def test_raw_records_are_also_ranked_by_meaning_with_an_embedder(connect, namesp
 
     with OllamaTestServer([]) as server:
         memory = connect(namespace, embedder=OllamaClient(server.url, embed_model="e"))
-        memory.ingest([Record(f"small talk number {i}", id=f"s{i}", pos=i) for i in range(30)]
-                      + [Record("Caroline researched adoption agencies.", id="hit", pos=40)])
+        memory.ingest(
+            [Record(f"small talk number {i}", id=f"s{i}", pos=i) for i in range(30)]
+            + [Record("Caroline researched adoption agencies.", id="hit", pos=40)]
+        )
         q = "What did Caroline research?"
         first = memory.evidence(q, budget_chars=300)
         embeds = [r for r in server.requests if r.path == "/api/embed"]
@@ -284,8 +368,9 @@ def test_a_hangul_question_anchors_on_the_latin_entity_it_names(memory):
     memory.remember("University of Minnesota", "headquarters", "Minneapolis", record_id="um")
     ev = memory.evidence("빅토리아 베컴의 배우자는 어느 팀에서 뛰어?")
     assert ev.anchors == ["Victoria Beckham"] and "LA Galaxy" in ev.text
-    assert memory.evidence("미네소타 대학교는 어디에 있어요?").anchors == \
-        ["University of Minnesota"]
+    assert memory.evidence("미네소타 대학교는 어디에 있어요?").anchors == [
+        "University of Minnesota"
+    ]
     # a surname two entities share anchors on neither; a name not in the graph on nothing
     assert memory.evidence("베컴은 어느 팀이야?").anchors == []
     assert memory.evidence("손흥민은 어느 팀이야?").anchors == []

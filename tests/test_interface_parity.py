@@ -16,31 +16,42 @@ from graphmem.client import AsyncClient, Client
 from graphmem.mcp_server import TOOLS
 from graphmem.service.app import Settings, create_app
 
-LIFECYCLE = ("each interface opens and closes its own way: Client(url)/close(), the "
-             "service process, the CLI's --uri and -n for one command")
+LIFECYCLE = (
+    "each interface opens and closes its own way: Client(url)/close(), the "
+    "service process, the CLI's --uri and -n for one command"
+)
 DIAGNOSTIC = "a diagnostic for idempotence tests; the audits answer users' questions"
 
 # (method, interface) -> why the interface does not offer it.
 ABSENT: dict[tuple[str, str], str] = {
-    **{(m, i): LIFECYCLE for m in ("connect", "release")
-       for i in ("client", "async_client", "rest", "cli", "mcp")},
+    **{
+        (m, i): LIFECYCLE
+        for m in ("connect", "release")
+        for i in ("client", "async_client", "rest", "cli", "mcp")
+    },
     **{("close", i): LIFECYCLE for i in ("rest", "cli", "mcp")},
     ("close", "async_client"): "it is aclose(), as in httpx",
     **{("counts", i): DIAGNOSTIC for i in ("client", "async_client", "rest", "cli", "mcp")},
     ("answer", "mcp"): "the agent calling the tools is the reader; it asks for evidence",
     ("state", "mcp"): "the whole memory at once floods an agent's context; memory_block and "
-                      "evidence select what to read",
+    "evidence select what to read",
     ("as_of", "mcp"): "history gives every value with its dates; agents have no use for a "
-                      "point query yet",
+    "point query yet",
 }
 # Where an interface names a method differently.
-ALIASES = {("block", "mcp"): "memory_block", ("ingest", "mcp"): "remember",
-           ("as_of", "cli"): "as-of"}
+ALIASES = {
+    ("block", "mcp"): "memory_block",
+    ("ingest", "mcp"): "remember",
+    ("as_of", "cli"): "as-of",
+}
 
 
 def memory_methods() -> list[str]:
-    return sorted(name for name, member in inspect.getmembers(Memory)
-                  if not name.startswith("_") and callable(member))
+    return sorted(
+        name
+        for name, member in inspect.getmembers(Memory)
+        if not name.startswith("_") and callable(member)
+    )
 
 
 def _rest_operations() -> set[str]:
@@ -51,8 +62,13 @@ def _rest_operations() -> set[str]:
 def offered() -> dict[str, set[str]]:
     public = {n for n in dir(Client) if not n.startswith("_")}
     async_public = {n for n in dir(AsyncClient) if not n.startswith("_")}
-    return {"client": public, "async_client": async_public, "rest": _rest_operations(),
-            "cli": set(cli.commands), "mcp": set(TOOLS)}
+    return {
+        "client": public,
+        "async_client": async_public,
+        "rest": _rest_operations(),
+        "cli": set(cli.commands),
+        "mcp": set(TOOLS),
+    }
 
 
 INTERFACES = ("client", "async_client", "rest", "cli", "mcp")
@@ -60,17 +76,37 @@ INTERFACES = ("client", "async_client", "rest", "cli", "mcp")
 
 def test_memory_has_the_methods_this_test_knows() -> None:
     # If this fails, a method was added or removed: update ABSENT/ALIASES deliberately.
-    assert memory_methods() == sorted([
-        "answer", "as_of", "audit", "block", "close", "connect", "counts", "erase",
-        "evidence", "history", "ingest", "release", "remember", "resolve", "revoke", "state",
-        "why"])
+    assert memory_methods() == sorted(
+        [
+            "answer",
+            "as_of",
+            "audit",
+            "block",
+            "close",
+            "connect",
+            "counts",
+            "erase",
+            "evidence",
+            "history",
+            "ingest",
+            "release",
+            "remember",
+            "resolve",
+            "revoke",
+            "state",
+            "why",
+        ]
+    )
 
 
 @pytest.mark.parametrize("interface", INTERFACES)
 def test_every_method_is_offered_or_deliberately_absent(interface: str) -> None:
     names = offered()[interface]
-    missing = [m for m in memory_methods()
-               if ALIASES.get((m, interface), m) not in names and (m, interface) not in ABSENT]
+    missing = [
+        m
+        for m in memory_methods()
+        if ALIASES.get((m, interface), m) not in names and (m, interface) not in ABSENT
+    ]
     assert missing == [], f"{interface} lacks {missing}: add it, or say why in ABSENT"
 
 

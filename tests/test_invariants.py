@@ -21,10 +21,12 @@ KEYS = ["alpha", "beta"]
 VALUES = ["red", "green", "blue", "black"]
 
 say_step = st.tuples(
-    st.just("say"), st.sampled_from(KEYS), st.sampled_from(VALUES),
+    st.just("say"),
+    st.sampled_from(KEYS),
+    st.sampled_from(VALUES),
     st.sampled_from(["assert", "update", "correct", "confirm"]),
-    st.sampled_from([None, "ann", "bob"]), st.sampled_from(["hearsay", "first_person",
-                                                             "official"]),
+    st.sampled_from([None, "ann", "bob"]),
+    st.sampled_from(["hearsay", "first_person", "official"]),
     st.one_of(st.none(), st.dates().map(str)),
 )
 step = st.one_of(
@@ -45,24 +47,40 @@ def _ids(mem: Memory, label: str) -> set[str]:
 
 
 def _check(mem: Memory) -> None:
-    for name in ("two_heads", "versions_without_evidence", "supersedes_cycles",
-                 "supersedes_forward", "status_labels"):
+    for name in (
+        "two_heads",
+        "versions_without_evidence",
+        "supersedes_cycles",
+        "supersedes_forward",
+        "status_labels",
+    ):
         assert mem.audit(name) == [], name
 
 
 @SETTINGS
 @given(steps=st.lists(step, min_size=1, max_size=12))
 def test_random_sequences_one_at_a_time(neo4j_server, steps):
-    mem = Memory.connect(neo4j_server.bolt_url, f"p-{uuid.uuid4().hex[:10]}",
-                         neo4j_auth=neo4j_server.auth, install_schema=False)
+    mem = Memory.connect(
+        neo4j_server.bolt_url,
+        f"p-{uuid.uuid4().hex[:10]}",
+        neo4j_auth=neo4j_server.auth,
+        install_schema=False,
+    )
     seen: dict[str, set[str]] = {"Version": set(), "Evidence": set(), "Operation": set()}
     try:
         for s in steps:
             try:
                 if s[0] == "say":
                     _, key, value, intent, source, authority, stated = s
-                    mem.remember(key, "colour", value, intent=intent, speaker=source,
-                                 authority=authority, stated_at=stated)
+                    mem.remember(
+                        key,
+                        "colour",
+                        value,
+                        intent=intent,
+                        speaker=source,
+                        authority=authority,
+                        stated_at=stated,
+                    )
                 elif s[0] == "revoke":
                     mem.revoke(s[1], "colour")
                 else:
@@ -82,15 +100,30 @@ def test_random_sequences_one_at_a_time(neo4j_server, steps):
 @given(steps=st.lists(say_step, min_size=1, max_size=20))
 def test_random_sequences_in_one_batch_match_one_at_a_time(neo4j_server, steps):
     """Batched ingest (one transaction) ends in the same heads as one write per fact."""
-    batched = Memory.connect(neo4j_server.bolt_url, f"b-{uuid.uuid4().hex[:10]}",
-                             neo4j_auth=neo4j_server.auth, install_schema=False)
-    single = Memory.connect(neo4j_server.bolt_url, f"s-{uuid.uuid4().hex[:10]}",
-                            neo4j_auth=neo4j_server.auth, install_schema=False)
+    batched = Memory.connect(
+        neo4j_server.bolt_url,
+        f"b-{uuid.uuid4().hex[:10]}",
+        neo4j_auth=neo4j_server.auth,
+        install_schema=False,
+    )
+    single = Memory.connect(
+        neo4j_server.bolt_url,
+        f"s-{uuid.uuid4().hex[:10]}",
+        neo4j_auth=neo4j_server.auth,
+        install_schema=False,
+    )
     try:
         records = [
-            Record(f"{key} is {value}", id=f"r{i}", pos=i, speaker=source, authority=authority,
-                   stated_at=stated, observed_at="2026-01-01",
-                   facts=(Fact(key, "colour", value, intent),))
+            Record(
+                f"{key} is {value}",
+                id=f"r{i}",
+                pos=i,
+                speaker=source,
+                authority=authority,
+                stated_at=stated,
+                observed_at="2026-01-01",
+                facts=(Fact(key, "colour", value, intent),),
+            )
             for i, (_, key, value, intent, source, authority, stated) in enumerate(steps)
         ]
         batched.ingest(records)
@@ -108,8 +141,12 @@ def test_random_sequences_in_one_batch_match_one_at_a_time(neo4j_server, steps):
 @given(n=st.integers(1, 6), data=st.data())
 def test_k_revokes_walk_back_k_versions(neo4j_server, n, data):
     k = data.draw(st.integers(1, n))
-    mem = Memory.connect(neo4j_server.bolt_url, f"k-{uuid.uuid4().hex[:10]}",
-                         neo4j_auth=neo4j_server.auth, install_schema=False)
+    mem = Memory.connect(
+        neo4j_server.bolt_url,
+        f"k-{uuid.uuid4().hex[:10]}",
+        neo4j_auth=neo4j_server.auth,
+        install_schema=False,
+    )
     try:
         values = [f"v{i}" for i in range(n)]
         for v in values:

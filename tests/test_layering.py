@@ -39,8 +39,9 @@ def test_the_domain_imports_no_driver_http_or_benchmark():
             assert _top(name) not in DRIVERS + HTTP + BENCH, f"{path.name} imports {name}"
             if _top(name) == "graphmem":
                 # The domain stands on its own: only itself, plain text facts and errors.
-                assert name.startswith(("graphmem.domain", "graphmem.language.text",
-                                        "graphmem._errors")), f"{path.name} imports {name}"
+                assert name.startswith(
+                    ("graphmem.domain", "graphmem.language.text", "graphmem._errors")
+                ), f"{path.name} imports {name}"
 
 
 def test_nothing_in_the_product_imports_the_benchmarks():
@@ -60,8 +61,9 @@ def test_only_the_neo4j_adapter_and_the_schema_tools_touch_the_driver():
 
 def _loaded_by(statement: str) -> set[str]:
     code = f"import sys; {statement}; print('\\n'.join(sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=ROOT).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
     return {_top(m) for m in out.split()}
 
 

@@ -18,15 +18,21 @@ pytestmark = pytest.mark.integration
 
 
 def _clean(memory):
-    for name in ("two_heads", "versions_without_evidence", "supersedes_cycles",
-                 "supersedes_forward"):
+    for name in (
+        "two_heads",
+        "versions_without_evidence",
+        "supersedes_cycles",
+        "supersedes_forward",
+    ):
         assert memory.audit(name) == [], name
 
 
 def test_remember_update_revoke_contest_resolve(memory):
     assert memory.remember("Minjun", "5k best", "27:12", speaker="minjun").op == "ACCEPT"
-    assert memory.remember("Minjun", "5k best", "25:50", speaker="minjun",
-                           intent="update").head == "25:50"
+    assert (
+        memory.remember("Minjun", "5k best", "25:50", speaker="minjun", intent="update").head
+        == "25:50"
+    )
     assert memory.revoke("Minjun", "5k best").head == "27:12"
     r = memory.remember("Minjun", "5k best", "26:00", speaker="jiyoung")
     assert (r.op, r.head, r.status) == ("CONTEST", "27:12", "contested")
@@ -38,14 +44,20 @@ def test_remember_update_revoke_contest_resolve(memory):
     assert [v["value"] for v in why.replaced] == ["27:12"]
     assert "26:00" in why.text() and "27:12" in why.text()
     assert [op["kind"] for op in memory.history("Minjun", "5k best")] == [
-        "ACCEPT", "ACCEPT", "REVOKE", "CONTEST", "RESOLVE"]
+        "ACCEPT",
+        "ACCEPT",
+        "REVOKE",
+        "CONTEST",
+        "RESOLVE",
+    ]
     _clean(memory)
 
 
 def test_reject_marks_the_old_value_contradicted(memory):
     memory.remember("Minjun", "5k best", "27:12")
-    r = memory.remember("Minjun", "5k best", "28:12", intent="correct",
-                        text="not 27:12, it was 28:12")
+    r = memory.remember(
+        "Minjun", "5k best", "28:12", intent="correct", text="not 27:12, it was 28:12"
+    )
     assert (r.op, r.head) == ("REJECT", "28:12")
     statuses = {v["value"]: v["status"] for v in memory.why("Minjun", "5k best").versions}
     assert statuses == {"27:12": "contradicted", "28:12": "active"}
@@ -147,12 +159,18 @@ def _all_properties(memory) -> list[str]:
 
 def test_erase_leaves_no_trace_and_restores_heads(memory):
     secret = "Zanzibar-7731 is where I hid the spare key"
-    memory.ingest([
-        Record("The spare key is in the drawer", id="r1",
-               facts=(Fact("spare key", "location", "drawer"),)),
-        Record(secret, id="r2",
-               facts=(Fact("spare key", "location", "Zanzibar-7731", "update"),)),
-    ])
+    memory.ingest(
+        [
+            Record(
+                "The spare key is in the drawer",
+                id="r1",
+                facts=(Fact("spare key", "location", "drawer"),),
+            ),
+            Record(
+                secret, id="r2", facts=(Fact("spare key", "location", "Zanzibar-7731", "update"),)
+            ),
+        ]
+    )
     assert memory.why("spare key", "location").value == "Zanzibar-7731"
     report = memory.erase("r2")
     assert report.versions_removed == 1
@@ -165,18 +183,21 @@ def test_erase_leaves_no_trace_and_restores_heads(memory):
     ).records
     assert len(tomb) == 1 and tomb[0]["t"]["sealed"] is True
     # Re-sending the erased record does not bring it back.
-    again = memory.ingest([Record(secret, id="r2",
-                                  facts=(Fact("spare key", "location", "Zanzibar-7731"),))])
+    again = memory.ingest(
+        [Record(secret, id="r2", facts=(Fact("spare key", "location", "Zanzibar-7731"),))]
+    )
     assert again.skipped_erased == 1
     assert not any("Zanzibar" in p for p in _all_properties(memory))
     _clean(memory)
 
 
 def test_erase_keeps_versions_other_records_support(memory):
-    memory.ingest([
-        Record("Ann lives in Oslo", id="a", facts=(Fact("Ann", "city", "Oslo"),)),
-        Record("Ann: yes, Oslo", id="b", facts=(Fact("Ann", "city", "Oslo"),)),
-    ])
+    memory.ingest(
+        [
+            Record("Ann lives in Oslo", id="a", facts=(Fact("Ann", "city", "Oslo"),)),
+            Record("Ann: yes, Oslo", id="b", facts=(Fact("Ann", "city", "Oslo"),)),
+        ]
+    )
     assert memory.erase("a").versions_removed == 0
     why = memory.why("Ann", "city")
     assert why.value == "Oslo"
@@ -186,8 +207,9 @@ def test_erase_keeps_versions_other_records_support(memory):
 def test_namespaces_do_not_see_each_other(memory, neo4j_server):
     from graphmem import Memory
 
-    other = Memory.connect(neo4j_server.bolt_url, memory.namespace + "-other",
-                           neo4j_auth=neo4j_server.auth)
+    other = Memory.connect(
+        neo4j_server.bolt_url, memory.namespace + "-other", neo4j_auth=neo4j_server.auth
+    )
     memory.remember("door", "colour", "red")
     assert other.why("door", "colour").value is None
     assert other.audit("heads") == []

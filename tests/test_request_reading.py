@@ -11,24 +11,27 @@ from hypothesis import strategies as st
 from graphmem.reads.request_reading import match_fact, read_request, value_type
 
 
-@pytest.mark.parametrize(("request_text", "asked"), [
-    ("what time is the review?", {"time", "datetime"}),
-    ("when's the offsite", {"time", "date", "datetime"}),
-    ("which day do the movers come", {"date", "datetime"}),
-    ("where do we meet Jo", {"place"}),
-    ("how much is the deposit", {"money", "quantity"}),
-    ("who is covering for me", {"person"}),
-    ("how many chairs did we order", {"quantity"}),
-    ("how long is the drive", {"duration"}),
-    ("is the cafe open on monday?", set()),
-    ("회의 몇 시야?", {"time", "datetime"}),
-    ("어디서 만나?", {"place"}),
-    ("월세 얼마야", {"money", "quantity"}),
-    ("누가 사회 봐?", {"person"}),
-    ("몇 명 와?", {"quantity"}),
-    ("공사 얼마나 걸려?", {"duration"}),
-    ("Jake랑 lunch 어디서?", {"place"}),
-])
+@pytest.mark.parametrize(
+    ("request_text", "asked"),
+    [
+        ("what time is the review?", {"time", "datetime"}),
+        ("when's the offsite", {"time", "date", "datetime"}),
+        ("which day do the movers come", {"date", "datetime"}),
+        ("where do we meet Jo", {"place"}),
+        ("how much is the deposit", {"money", "quantity"}),
+        ("who is covering for me", {"person"}),
+        ("how many chairs did we order", {"quantity"}),
+        ("how long is the drive", {"duration"}),
+        ("is the cafe open on monday?", set()),
+        ("회의 몇 시야?", {"time", "datetime"}),
+        ("어디서 만나?", {"place"}),
+        ("월세 얼마야", {"money", "quantity"}),
+        ("누가 사회 봐?", {"person"}),
+        ("몇 명 와?", {"quantity"}),
+        ("공사 얼마나 걸려?", {"duration"}),
+        ("Jake랑 lunch 어디서?", {"place"}),
+    ],
+)
 def test_the_asked_answer_type(request_text: str, asked: set[str]) -> None:
     assert set(read_request(request_text).asked) == asked
 
@@ -45,12 +48,21 @@ def test_the_topic_leaves_out_question_words_names_verbs_and_the_type_cue() -> N
     assert read_request("what's Priya's fee?", ["priya"]).unknown_people == ()
 
 
-@pytest.mark.parametrize(("value", "vtype"), [
-    ("Tuesdays 10:30", "datetime"), ("4pm", "time"), ("April 28", "date"),
-    ("$1,200", "money"), ("일당 15만원", "money"), ("3 hours", "duration"),
-    ("12", "quantity"), ("the loading dock", "text"), ("오후 3시 반", "time"),
-    ("3월 27일", "date"),
-])
+@pytest.mark.parametrize(
+    ("value", "vtype"),
+    [
+        ("Tuesdays 10:30", "datetime"),
+        ("4pm", "time"),
+        ("April 28", "date"),
+        ("$1,200", "money"),
+        ("일당 15만원", "money"),
+        ("3 hours", "duration"),
+        ("12", "quantity"),
+        ("the loading dock", "text"),
+        ("오후 3시 반", "time"),
+        ("3월 27일", "date"),
+    ],
+)
 def test_value_types(value: str, vtype: str) -> None:
     assert value_type(value) == vtype
 

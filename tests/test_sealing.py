@@ -71,7 +71,14 @@ def test_tampered_ciphertext_is_refused(tmp_path: Path) -> None:
 
 def test_index_tokens_read_words_and_hangul_bigrams() -> None:
     assert index_tokens("Minjun's meeting moved to Room B!") == [
-        "minjun", "s", "meeting", "moved", "to", "room", "b"]
+        "minjun",
+        "s",
+        "meeting",
+        "moved",
+        "to",
+        "room",
+        "b",
+    ]
     assert index_tokens("회의실은 5층") == ["회의", "의실", "실은", "5", "층"]
     assert index_tokens("Jake랑 lunch") == ["jake", "랑", "lunch"]
 
@@ -91,22 +98,30 @@ def sealed(connect: Callable[..., Memory], namespace: str, tmp_path: Path) -> Me
 
 def _stored_texts(memory: Memory) -> list[str]:
     rows = memory.store.driver.execute_query(
-        "MATCH (e:Evidence {ns: $ns}) RETURN e.text AS text, e.terms AS terms",
-        ns=memory.namespace).records
+        "MATCH (e:Evidence {ns: $ns}) RETURN e.text AS text, e.terms AS terms", ns=memory.namespace
+    ).records
     return [json.dumps(r.data(), ensure_ascii=False) for r in rows]
 
 
 def test_every_read_gives_plain_text_while_neo4j_holds_none(sealed: Memory) -> None:
-    sealed.remember("Minjun", "meeting room", "Room B", record_id="m1",
-                    text=f"Minjun: the {WORD} meeting moved to Room B")
+    sealed.remember(
+        "Minjun",
+        "meeting room",
+        "Room B",
+        record_id="m1",
+        text=f"Minjun: the {WORD} meeting moved to Room B",
+    )
     request = f"which room is the {WORD} meeting in?"
     fresh = sealed.block(request, "Minjun", fresh=True, deadline_ms=5000)
     assert fresh.served == "fresh" and WORD in fresh.text, fresh
     snap = sealed.block(request, "Minjun", fresh=False)
     assert snap.served == "snapshot" and WORD in snap.text, snap
-    sealed.ingest([Record(f"민준: {WORD} 회의실은 5층이에요", id="m2"),
-                   Record("Room B is on floor 5", id="m3",
-                          facts=(Fact("Room B", "floor", "5"),))])
+    sealed.ingest(
+        [
+            Record(f"민준: {WORD} 회의실은 5층이에요", id="m2"),
+            Record("Room B is on floor 5", id="m3", facts=(Fact("Room B", "floor", "5"),)),
+        ]
+    )
     stored = _stored_texts(sealed)
     assert len(stored) == 3 and not [t for t in stored if WORD in t or "회의실" in t]
     assert WORD in sealed.evidence("Where is Minjun's meeting?").text
@@ -115,8 +130,13 @@ def test_every_read_gives_plain_text_while_neo4j_holds_none(sealed: Memory) -> N
 
 
 def test_fresh_reads_find_sealed_korean_records(sealed: Memory) -> None:
-    sealed.remember("민준", "meeting room", "3층 회의실", record_id="k1",
-                    text="민준: 주간회의는 3층 회의실에서 해요")
+    sealed.remember(
+        "민준",
+        "meeting room",
+        "3층 회의실",
+        record_id="k1",
+        text="민준: 주간회의는 3층 회의실에서 해요",
+    )
     sealed.remember("서연", "meeting room", "2층", record_id="k2", text="서연: 점심은 2층에서")
     found = sealed.store.fresh_candidates(sealed.namespace, ["주간회의", "어디서"], 10)
     assert [r.record_id for r in found] == ["k1"]
@@ -128,8 +148,11 @@ def test_fresh_reads_find_sealed_korean_records(sealed: Memory) -> None:
 def test_erase_destroys_the_records_key(sealed: Memory) -> None:
     sealed.remember("door", "code", "4417", record_id="d1", text=f"{WORD}: door code 4417")
     sealed.remember("door", "colour", "red", record_id="d2", text="the door is red")
-    [before] = [t for t in (json.loads(s)["text"] for s in _stored_texts(sealed))
-                if t and sealed.store.sealer.open(t).startswith(WORD)]
+    [before] = [
+        t
+        for t in (json.loads(s)["text"] for s in _stored_texts(sealed))
+        if t and sealed.store.sealer.open(t).startswith(WORD)
+    ]
     keys = sealed.store.sealer.keys
     count = keys.count()
     sealed.erase("d1")
@@ -150,7 +173,8 @@ def test_a_revoke_erased_along_loses_its_key_too(sealed: Memory) -> None:
 
 
 def test_switching_sealing_off_keeps_sealed_records_readable_and_erasable(
-        connect: Callable[..., Memory], namespace: str, tmp_path: Path) -> None:
+    connect: Callable[..., Memory], namespace: str, tmp_path: Path
+) -> None:
     keys = str(tmp_path / "keys.sqlite3")
     on = connect(namespace, seal_text=True, key_store=keys)
     on.remember("door", "code", "4417", record_id="d1", text=f"{WORD}: door code 4417")

@@ -27,23 +27,34 @@ pytestmark = pytest.mark.integration
 KEY = "story-key-0123456789"
 WHO, REL = "Minjun", "meeting time"
 FIRST = {"text": "Minjun: our meeting is at 9:00", "speaker": "Minjun", "record_id": "m1"}
-SECOND = {"text": "Minjun: the meeting moved to 9:30", "speaker": "Minjun",
-          "intent": "update", "record_id": "m2"}
+SECOND = {
+    "text": "Minjun: the meeting moved to 9:30",
+    "speaker": "Minjun",
+    "intent": "update",
+    "record_id": "m2",
+}
 ASK = "Minjun, when is the meeting?"
 BLOCK_OPTIONS = {"fresh": True, "deadline_ms": 5000}
 
 Story = dict[str, Any]
 
 
-def _summary(first: dict, second: dict, block: dict, why: dict, erase: dict,
-             after: dict) -> Story:
+def _summary(first: dict, second: dict, block: dict, why: dict, erase: dict, after: dict) -> Story:
     """What a user reads from each step; ids, times and links differ by design."""
     return {
-        "first": (first["head"], first["status"]), "second": (second["head"], second["status"]),
-        "block": (block["text"], block["abstained"], [ln["record"]["record_id"]
-                                                      for ln in block["lines"]]),
-        "why": (why["value"], why["status"], why["text"],
-                sorted((v["value"], v["status"]) for v in why["versions"])),
+        "first": (first["head"], first["status"]),
+        "second": (second["head"], second["status"]),
+        "block": (
+            block["text"],
+            block["abstained"],
+            [ln["record"]["record_id"] for ln in block["lines"]],
+        ),
+        "why": (
+            why["value"],
+            why["status"],
+            why["text"],
+            sorted((v["value"], v["status"]) for v in why["versions"]),
+        ),
         "erase": (erase["record_id"], erase["versions_removed"], erase["keys_rematerialized"]),
         "after": (after["value"], after["text"]),
     }
@@ -82,6 +93,7 @@ def via_cli(run: Callable[..., Any]) -> Story:
 async def via_mcp(url: str) -> Story:
     http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {KEY}"}, timeout=60)
     async with McpClient(streamable_http_client(url, http_client=http)) as mcp:
+
         async def call(tool: str, **args: Any) -> dict:
             result = await mcp.call_tool(tool, args)
             assert not result.is_error, result.content
@@ -92,15 +104,17 @@ async def via_mcp(url: str) -> Story:
         block = await call("memory_block", request=ASK, partner=WHO, **BLOCK_OPTIONS)
         why = await call("why", subject=WHO, relation=REL)
         erase = await call("erase", record_id="m2")
-        return _summary(first, second, block, why, erase,
-                        await call("why", subject=WHO, relation=REL))
+        return _summary(
+            first, second, block, why, erase, await call("why", subject=WHO, relation=REL)
+        )
 
 
 @pytest.fixture(scope="module")
 def service(neo4j_server: Any) -> Iterator[ServiceThread]:
-    settings = Settings(memory=MemoryConfig(neo4j_uri=neo4j_server.bolt_url,
-                                            neo4j_auth=neo4j_server.auth),
-                        api_keys={KEY: "*"})
+    settings = Settings(
+        memory=MemoryConfig(neo4j_uri=neo4j_server.bolt_url, neo4j_auth=neo4j_server.auth),
+        api_keys={KEY: "*"},
+    )
     with ServiceThread(create_app(settings)) as server:
         yield server
 
@@ -109,8 +123,9 @@ def _ns() -> str:
     return f"story-{uuid.uuid4().hex[:10]}"
 
 
-def test_every_interface_tells_the_same_story(neo4j_server: Any, connect: Callable[..., Memory],
-                                              service: ServiceThread) -> None:
+def test_every_interface_tells_the_same_story(
+    neo4j_server: Any, connect: Callable[..., Memory], service: ServiceThread
+) -> None:
     expected = via_memory(connect(_ns()))
     assert expected["second"] == ("9:30", "active")
     assert "9:30" in expected["block"][0] and expected["block"][2] == ["m2"]

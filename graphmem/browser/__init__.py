@@ -17,29 +17,41 @@ from html import escape
 from typing import Any
 
 __all__ = [
-    "GRAPH_STYLE", "STATUS_COLOURS", "guide_html", "post_connect_command", "style_command",
+    "GRAPH_STYLE",
+    "STATUS_COLOURS",
+    "guide_html",
+    "post_connect_command",
+    "style_command",
 ]
 
 STATUS_COLOURS = {
-    "Current": "#2E9E5B",       # the value memory holds now
-    "Superseded": "#A5ABB6",    # replaced by a newer value
+    "Current": "#2E9E5B",  # the value memory holds now
+    "Superseded": "#A5ABB6",  # replaced by a newer value
     "Contradicted": "#F08C3A",  # lost a conflict
-    "Contested": "#F2C12E",     # in a conflict nobody settled yet
-    "Revoked": "#D9534F",       # taken back
+    "Contested": "#F2C12E",  # in a conflict nobody settled yet
+    "Revoked": "#D9534F",  # taken back
 }
 
 
 def _node(colour: str, caption: str, diameter: int = 60, text: str = "#FFFFFF") -> dict[str, Any]:
-    return {"color": colour, "border-color": colour, "text-color-internal": text,
-            "caption": caption, "diameter": f"{diameter}px", "font-size": "11px"}
+    return {
+        "color": colour,
+        "border-color": colour,
+        "text-color-internal": text,
+        "caption": caption,
+        "diameter": f"{diameter}px",
+        "font-size": "11px",
+    }
 
 
 # Order matters: Browser applies matching rules in order, so the status colours come after
 # the Version rule they refine.
 GRAPH_STYLE: dict[str, dict[str, Any]] = {
     "node.Version": _node("#A5ABB6", "{value}", 70),
-    **{f"node.{label}": {"color": colour, "border-color": colour}
-       for label, colour in STATUS_COLOURS.items()},
+    **{
+        f"node.{label}": {"color": colour, "border-color": colour}
+        for label, colour in STATUS_COLOURS.items()
+    },
     "node.Evidence": _node("#4C8EDA", "{text}", 90),
     "node.Entity": _node("#8E6CC1", "{name}", 55),
     "node.Operation": _node("#D7CCC8", "{kind}", 45, text="#333333"),
@@ -59,8 +71,10 @@ def post_connect_command() -> str:
 
 
 def _slide(title: str, lead: str, body: str) -> str:
-    return (f'<slide class="row-fluid"><div class="col-sm-3"><h3>{escape(title)}</h3>'
-            f'<p class="lead">{lead}</p></div><div class="col-sm-9">{body}</div></slide>')
+    return (
+        f'<slide class="row-fluid"><div class="col-sm-3"><h3>{escape(title)}</h3>'
+        f'<p class="lead">{lead}</p></div><div class="col-sm-9">{body}</div></slide>'
+    )
 
 
 def _runnable(query: str) -> str:
@@ -73,29 +87,45 @@ def guide_html(namespace: str = "default") -> str:
     from graphmem._cypher import cypher, query_names
 
     def comment(query: str) -> str:
-        lines = [ln.removeprefix("//").strip() for ln in query.splitlines()
-                 if ln.startswith("//")]
+        lines = [ln.removeprefix("//").strip() for ln in query.splitlines() if ln.startswith("//")]
         return escape(" ".join(lines))
 
-    slides = [_slide(
-        "graphmem", "Why does memory hold this value? Each slide is a query you can run.",
-        "<p>Set the namespace once, then click a query to put it in the editor.</p>"
-        + _runnable(f":param ns => {json.dumps(namespace)}")
-        + "<p>Versions are coloured by status: <b>Current</b> green, <b>Superseded</b> grey,"
-        " <b>Contradicted</b> orange, <b>Contested</b> yellow, <b>Revoked</b> red; records"
-        " (<b>Evidence</b>) are blue and show their text.</p>")]
-    slides.append(_slide(
-        "Why: one fact", "Every version of one fact, the records behind each, what it "
-        "replaced. <code>graphmem why</code> prints the key id.",
-        "<p>Put the subject (lower case) and relation in the key id:</p>"
-        + _runnable(f':param kid => {json.dumps(namespace)[:-1]}/subject\\u241frelation"')
-        + _runnable(cypher("why_graph"))))
+    slides = [
+        _slide(
+            "graphmem",
+            "Why does memory hold this value? Each slide is a query you can run.",
+            "<p>Set the namespace once, then click a query to put it in the editor.</p>"
+            + _runnable(f":param ns => {json.dumps(namespace)}")
+            + "<p>Versions are coloured by status: <b>Current</b> green, <b>Superseded</b> grey,"
+            " <b>Contradicted</b> orange, <b>Contested</b> yellow, <b>Revoked</b> red; records"
+            " (<b>Evidence</b>) are blue and show their text.</p>",
+        )
+    ]
+    slides.append(
+        _slide(
+            "Why: one fact",
+            "Every version of one fact, the records behind each, what it "
+            "replaced. <code>graphmem why</code> prints the key id.",
+            "<p>Put the subject (lower case) and relation in the key id:</p>"
+            + _runnable(f':param kid => {json.dumps(namespace)[:-1]}/subject\\u241frelation"')
+            + _runnable(cypher("why_graph")),
+        )
+    )
     for name in query_names("audit_"):
         query = cypher(name)
-        slides.append(_slide(name.removeprefix("audit_").replace("_", " "), comment(query),
-                             _runnable(query)))
-    slides.append(_slide(
-        "Style", "graphmem's local server applies this style on connect; on another server, "
-        "run it once.", _runnable(style_command())))
-    return ('<article class="guide"><carousel class="deck container-fluid">'
-            + "".join(slides) + "</carousel></article>")
+        slides.append(
+            _slide(name.removeprefix("audit_").replace("_", " "), comment(query), _runnable(query))
+        )
+    slides.append(
+        _slide(
+            "Style",
+            "graphmem's local server applies this style on connect; on another server, "
+            "run it once.",
+            _runnable(style_command()),
+        )
+    )
+    return (
+        '<article class="guide"><carousel class="deck container-fluid">'
+        + "".join(slides)
+        + "</carousel></article>"
+    )

@@ -57,9 +57,7 @@ def candidate_spans(
     The store keeps the spans that are entities; the longest of overlapping ones wins.
     """
     raw = question.split()[:MAX_QUESTION_TOKENS]
-    variants = [
-        [tuple(normalize_name(v).split()) for v in _token_variants(t)] for t in raw
-    ]
+    variants = [[tuple(normalize_name(v).split()) for v in _token_variants(t)] for t in raw]
     alias_map = _normalized_aliases(tuple(sorted((aliases or {}).items())))
     out: dict[tuple[str, int, int], None] = {}
     n = len(variants)

@@ -65,12 +65,13 @@ class RecordTable(Sequence[ActiveRecord]):
     is made when it is read.
     """
 
-    __slots__ = ("facts", "ids", "keyed", "observed", "participants", "pos", "speakers",
-                 "texts")
+    __slots__ = ("facts", "ids", "keyed", "observed", "participants", "pos", "speakers", "texts")
 
     def __init__(self, records: Iterable[ActiveRecord] = ()) -> None:
-        rows = [(r.pos, r.record_id, r.text, r.observed_at, r.speaker, r.participants,
-                 r.facts, r.keyed) for r in records]
+        rows = [
+            (r.pos, r.record_id, r.text, r.observed_at, r.speaker, r.participants, r.facts, r.keyed)
+            for r in records
+        ]
         cols = list(zip(*rows, strict=True)) if rows else [()] * 8
         self.pos: tuple[int, ...] = tuple(cols[0])
         self.ids: tuple[str, ...] = tuple(cols[1])
@@ -82,16 +83,25 @@ class RecordTable(Sequence[ActiveRecord]):
         self.keyed: tuple[bool, ...] = tuple(cols[7])
 
     @classmethod
-    def from_columns(cls, pos: Sequence[int], ids: Sequence[str], texts: Sequence[str],
-                     observed: Sequence[str | None], speakers: Sequence[str | None],
-                     participants: Sequence[tuple[str, ...]],
-                     facts: Sequence[tuple[tuple[str, str, str], ...]],
-                     keyed: Sequence[bool]) -> RecordTable:
+    def from_columns(
+        cls,
+        pos: Sequence[int],
+        ids: Sequence[str],
+        texts: Sequence[str],
+        observed: Sequence[str | None],
+        speakers: Sequence[str | None],
+        participants: Sequence[tuple[str, ...]],
+        facts: Sequence[tuple[tuple[str, str, str], ...]],
+        keyed: Sequence[bool],
+    ) -> RecordTable:
         table = cls()
         table.pos, table.ids, table.texts = tuple(pos), tuple(ids), tuple(texts)
         table.observed, table.speakers = tuple(observed), tuple(speakers)
-        table.participants, table.facts, table.keyed = (tuple(participants), tuple(facts),
-                                                        tuple(keyed))
+        table.participants, table.facts, table.keyed = (
+            tuple(participants),
+            tuple(facts),
+            tuple(keyed),
+        )
         return table
 
     def __len__(self) -> int:
@@ -106,16 +116,22 @@ class RecordTable(Sequence[ActiveRecord]):
     def __getitem__(self, i: int | slice) -> ActiveRecord | tuple[ActiveRecord, ...]:
         if isinstance(i, slice):
             return tuple(self[j] for j in range(*i.indices(len(self))))
-        return ActiveRecord(self.pos[i], self.ids[i], self.texts[i], self.observed[i],
-                            self.participants[i], self.speakers[i], self.facts[i],
-                            self.keyed[i])
+        return ActiveRecord(
+            self.pos[i],
+            self.ids[i],
+            self.texts[i],
+            self.observed[i],
+            self.participants[i],
+            self.speakers[i],
+            self.facts[i],
+            self.keyed[i],
+        )
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, RecordTable):
             return all(getattr(self, a) == getattr(other, a) for a in self.__slots__)
         if isinstance(other, Sequence):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other,
-                                                                           strict=True))
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
@@ -152,8 +168,9 @@ class Block:
         return [ln.render() for ln in self.lines]
 
 
-def render_block(lines: Sequence[BlockLine], k: int = MAX_LINES,
-                 max_chars: int = MAX_CHARS) -> tuple[str, list[BlockLine]]:
+def render_block(
+    lines: Sequence[BlockLine], k: int = MAX_LINES, max_chars: int = MAX_CHARS
+) -> tuple[str, list[BlockLine]]:
     """Header plus the best lines that fit k lines and max_chars (header included)."""
     kept: list[BlockLine] = []
     size = len(BLOCK_HEADER)
@@ -199,9 +216,9 @@ def name_index(entities: Iterable[str]) -> dict[str, list[str]]:
     return by_part
 
 
-def mention_candidates(request: str,
-                       entities: Iterable[str] | Mapping[str, Sequence[str]]
-                       ) -> dict[str, list[str]]:
+def mention_candidates(
+    request: str, entities: Iterable[str] | Mapping[str, Sequence[str]]
+) -> dict[str, list[str]]:
     """For each mention in the request, the stored entities it could mean.
 
     A full name matches only itself; a given name matches every entity that has it.
@@ -236,8 +253,12 @@ def _days(a: str | None, b: str | None) -> float:
 
 
 def identity_posterior(
-    candidates: Sequence[str], partner: str, comention: Mapping[str, Mapping[str, float]],
-    last_seen: Mapping[str, str], now: str, temperature: float = 0.5,
+    candidates: Sequence[str],
+    partner: str,
+    comention: Mapping[str, Mapping[str, float]],
+    last_seen: Mapping[str, str],
+    now: str,
+    temperature: float = 0.5,
 ) -> dict[str, float]:
     """Seed 004: s(e) = 1[e = P] + share of P's co-mention weight on e
     + 0.25 * 2^(-age/30 days); posterior = softmax(s / T)."""

@@ -61,7 +61,8 @@ class KeyState:
         if head is None:
             return []
         return [
-            v for v in self.versions.values()
+            v
+            for v in self.versions.values()
             if v.alternative_of == head.uid and v.status is Status.CONTESTED and not v.is_head
         ]
 
@@ -204,8 +205,12 @@ class Controller:
             record_uid=ctx.record_uid,
             applied_to=applied,
             fact={
-                "subject": fact.subject, "relation": relation, "value": fact.value,
-                "intent": str(fact.intent), "authority": ctx.authority, "source": ctx.source,
+                "subject": fact.subject,
+                "relation": relation,
+                "value": fact.value,
+                "intent": str(fact.intent),
+                "authority": ctx.authority,
+                "source": ctx.source,
                 "stated_at": ctx.stated_at,
             },
             note=note,
@@ -260,12 +265,17 @@ class Controller:
         return OpKind.ACCEPT, ""
 
     def _post_check(
-        self, proposed: OpKind, state: KeyState, fact: Fact, head: VersionState | None,
+        self,
+        proposed: OpKind,
+        state: KeyState,
+        fact: Fact,
+        head: VersionState | None,
         fallback: OpKind,
     ) -> tuple[OpKind, str]:
         """An annotator's proposal must be possible in the key's state, else NOOP."""
         ok = {
-            OpKind.CONTEST: head is not None and head.status is Status.ACTIVE
+            OpKind.CONTEST: head is not None
+            and head.status is Status.ACTIVE
             and self._same_value(state, fact.value) is None,
             OpKind.RESOLVE: head is not None and head.status is Status.CONTESTED,
             OpKind.REVOKE: head is not None,
@@ -331,10 +341,15 @@ class Controller:
         head.valid_to = ctx.observed_at
         head.tx_to = ctx.observed_at
         plan.touch(head)
-        plan.tombstones.append({
-            "uid": stable_id("t", self.namespace, ctx.record_uid, ctx.fact_index),
-            "version": head.uid, "at": ctx.observed_at, "reason": "revoked", "pos": ctx.pos,
-        })
+        plan.tombstones.append(
+            {
+                "uid": stable_id("t", self.namespace, ctx.record_uid, ctx.fact_index),
+                "version": head.uid,
+                "at": ctx.observed_at,
+                "reason": "revoked",
+                "pos": ctx.pos,
+            }
+        )
         restored = self._restore_head(state, head, alternatives, plan)
         return [head.uid] + ([restored.uid] if restored is not None else [])
 
@@ -366,7 +381,12 @@ class Controller:
         return restored
 
     def _resolve(
-        self, state: KeyState, head: VersionState, fact: Fact, relation: str, ctx: FactContext,
+        self,
+        state: KeyState,
+        head: VersionState,
+        fact: Fact,
+        relation: str,
+        ctx: FactContext,
         plan: Plan,
     ) -> list[str]:
         candidates = [head, *state.alternatives()]
@@ -432,8 +452,7 @@ class Controller:
                     plan.touch(s)
         if old_head is not None and old_head.uid in doomed:
             alts = [
-                v for v in state.versions.values()
-                if v.status is Status.CONTESTED and not v.is_head
+                v for v in state.versions.values() if v.status is Status.CONTESTED and not v.is_head
             ]
             self._restore_head(state, old_head, alts, plan)
         elif (

@@ -72,7 +72,9 @@ def render(
 
 
 def render_selected(
-    keyed: Iterable[EvidenceRecord], ranked: Iterable[EvidenceRecord], budget_chars: int,
+    keyed: Iterable[EvidenceRecord],
+    ranked: Iterable[EvidenceRecord],
+    budget_chars: int,
     header: str = EVIDENCE_HEADER,
 ) -> tuple[str, list[EvidenceRecord], bool]:
     """The records of current facts first (the newest that fit, a contiguous suffix),

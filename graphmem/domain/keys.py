@@ -27,8 +27,18 @@ __all__ = [
     "normalize_relation",
 ]
 
-VALUE_TYPES = ("time", "date", "room", "money", "rate", "duration", "count", "phone", "email",
-               "url")
+VALUE_TYPES = (
+    "time",
+    "date",
+    "room",
+    "money",
+    "rate",
+    "duration",
+    "count",
+    "phone",
+    "email",
+    "url",
+)
 KEY_SEP = "\u241f"  # a symbol no name contains: keys split unambiguously
 Cardinality = Literal["one", "many"]
 
@@ -78,7 +88,10 @@ class RelationRegistry:
     value_types: dict[str, str] = field(default_factory=dict)
 
     def declare(
-        self, name: str, cardinality: str = "one", synonyms: Iterable[str] = (),
+        self,
+        name: str,
+        cardinality: str = "one",
+        synonyms: Iterable[str] = (),
         value_type: str | None = None,
     ) -> str:
         """Declare a relation: its cardinality, the words that also name it (either
@@ -92,7 +105,8 @@ class RelationRegistry:
             raise InvalidInputError("relation name must not be empty")
         if value_type is not None and value_type not in VALUE_TYPES:
             raise InvalidInputError(
-                f"relation {name!r}: value_type must be one of {VALUE_TYPES}, got {value_type!r}")
+                f"relation {name!r}: value_type must be one of {VALUE_TYPES}, got {value_type!r}"
+            )
         self.cardinality[canonical] = cardinality  # type: ignore[assignment]
         if value_type is not None:
             self.value_types[canonical] = value_type

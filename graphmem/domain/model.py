@@ -135,7 +135,8 @@ class Fact:
                 raise InvalidInputError(f"fact {name} must be a string, got {type(v).__name__}")
             if len(v) > MAX_NAME_CHARS:
                 raise InvalidInputError(
-                    f"fact {name} has {len(v):,} characters; the limit is {MAX_NAME_CHARS:,}")
+                    f"fact {name} has {len(v):,} characters; the limit is {MAX_NAME_CHARS:,}"
+                )
             _check_encodable(v, f"fact {name}", multiline=name == "value")
         for name in ("subject", "relation"):
             if not getattr(self, name).strip():
@@ -174,8 +175,7 @@ def _check_encodable(text: str, what: str, *, multiline: bool = False) -> None:
     found = (_CONTROL_IN_TEXT if multiline else _CONTROL).search(text)
     if found:
         allowed = " (tab and line breaks are fine)" if multiline else ""
-        raise InvalidInputError(
-            f"{what} contains a control character {found.group()!r}{allowed}")
+        raise InvalidInputError(f"{what} contains a control character {found.group()!r}{allowed}")
 
 
 def _optional_str(value: object, what: str) -> str | None:
@@ -231,14 +231,19 @@ class Record:
         object.__setattr__(self, "authority", Authority.parse(self.authority))
         if self.facts is not None:
             object.__setattr__(self, "facts", tuple(self.facts))
-        if self.pos is not None and (isinstance(self.pos, bool) or not isinstance(self.pos, int)
-                                     or not 0 <= self.pos <= MAX_GIVEN_POS):
+        if self.pos is not None and (
+            isinstance(self.pos, bool)
+            or not isinstance(self.pos, int)
+            or not 0 <= self.pos <= MAX_GIVEN_POS
+        ):
             raise InvalidInputError(
-                f"record pos must be an integer from 0 to {MAX_GIVEN_POS:,}, got {self.pos!r}")
+                f"record pos must be an integer from 0 to {MAX_GIVEN_POS:,}, got {self.pos!r}"
+            )
         # Without an id, ingest derives one from the content and the namespace's key
         # (content_id); the domain never sees the key.
-        if self.id is not None and (not isinstance(self.id, str) or not self.id.strip()
-                                    or len(self.id) > 512):
+        if self.id is not None and (
+            not isinstance(self.id, str) or not self.id.strip() or len(self.id) > 512
+        ):
             raise InvalidInputError("record id must be a string of 1-512 characters")
         if self.id is not None:
             _check_encodable(self.id, "record id")
@@ -260,17 +265,28 @@ def content_id(record: Record, key: bytes) -> str:
     re-sending it is recognised, while nobody without ``key`` (kept outside the database)
     can test a guess of what an erased record said against its id."""
     facts = [[f.subject, f.relation, f.value, str(f.intent)] for f in record.facts or ()]
-    content = json.dumps([record.text, record.pos, record.speaker, record.observed_at,
-                          record.source, list(record.participants), record.stated_at,
-                          int(record.authority), facts]).encode()
+    content = json.dumps(
+        [
+            record.text,
+            record.pos,
+            record.speaker,
+            record.observed_at,
+            record.source,
+            list(record.participants),
+            record.stated_at,
+            int(record.authority),
+            facts,
+        ]
+    ).encode()
     return "r-" + hmac.new(key, content, hashlib.sha256).hexdigest()[:24]
 
 
 def legacy_content_id(record: Record) -> str:
     """The unkeyed id earlier versions derived (a plain hash): looked up so records stored
     by them are still recognised when sent again, never given to a new record."""
-    content = json.dumps([record.text, record.pos, record.speaker, record.observed_at,
-                          record.source]).encode()
+    content = json.dumps(
+        [record.text, record.pos, record.speaker, record.observed_at, record.source]
+    ).encode()
     return "r-" + hashlib.sha256(content).hexdigest()[:24]
 
 

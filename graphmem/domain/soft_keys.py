@@ -52,8 +52,9 @@ class SoftKeyMatcher:
             self.learn([rel])
             return rel
         (vec,) = self.embed([rel.replace("_", " ")])
-        best, score = max(((k, cosine(vec, v)) for k, v in self._known.items()),
-                          key=lambda kv: kv[1])
+        best, score = max(
+            ((k, cosine(vec, v)) for k, v in self._known.items()), key=lambda kv: kv[1]
+        )
         decision: dict[str, object] = {"new": rel, "nearest": best, "cosine": round(score, 3)}
         if score >= self.threshold and self.confirm(rel, best):
             registry.synonyms[rel] = best
@@ -83,9 +84,17 @@ def llm_key_check(client, timeout: float | None = None) -> KeyOnlyCheck:
 
     def check(a: str, b: str) -> bool:
         out = client.chat_json(
-            [{"role": "user", "content": KEY_CHECK_PROMPT.format(
-                a=a.replace("_", " "), b=b.replace("_", " "))}],
-            KEY_CHECK_SCHEMA, timeout=timeout)
+            [
+                {
+                    "role": "user",
+                    "content": KEY_CHECK_PROMPT.format(
+                        a=a.replace("_", " "), b=b.replace("_", " ")
+                    ),
+                }
+            ],
+            KEY_CHECK_SCHEMA,
+            timeout=timeout,
+        )
         return out.get("answer") == "SAME"
 
     return check

@@ -90,9 +90,9 @@ class LLMExtractor:
     def known_relations(self) -> list[str]:
         names = dict.fromkeys(self._known.values())
         if self.registry is not None:
-            names.update(dict.fromkeys(
-                n for n in self.registry.cardinality if n not in self._known
-            ))
+            names.update(
+                dict.fromkeys(n for n in self.registry.cardinality if n not in self._known)
+            )
         return list(names)
 
     def align_relation(self, relation: str) -> str:
@@ -148,8 +148,10 @@ class LLMExtractor:
         by_number: dict[int, list[Any]] = {}
         for entry in entries:
             number = entry.get("record") if isinstance(entry, dict) else None
-            if isinstance(number, int) and not isinstance(number, bool) and (
-                1 <= number <= len(batch)
+            if (
+                isinstance(number, int)
+                and not isinstance(number, bool)
+                and (1 <= number <= len(batch))
             ):
                 by_number.setdefault(number, []).append(entry)
             # any other number is not a record of this batch: ignored
@@ -160,9 +162,11 @@ class LLMExtractor:
             if not answers:
                 out.append(Extraction.unresolved("the LLM gave no answer for this record"))
             elif any(a != answers[0] for a in answers[1:]):
-                out.append(Extraction.unresolved(
-                    "the LLM answered this record more than once, differently"
-                ))
+                out.append(
+                    Extraction.unresolved(
+                        "the LLM answered this record more than once, differently"
+                    )
+                )
             else:
                 out.append(self._interpret(answers[0], record))
         return out
@@ -201,9 +205,7 @@ class LLMExtractor:
         extra: dict[str, object] = {"dropped": dropped} if dropped else {}
         return Extraction(ParseStatus.FACTS, tuple(kept), "", extra)
 
-    def _check_fact(
-        self, raw: dict[str, Any], record: Record
-    ) -> tuple[Fact | None, str, str]:
+    def _check_fact(self, raw: dict[str, Any], record: Record) -> tuple[Fact | None, str, str]:
         """The fact, or None, why it was dropped and the name not found in the record."""
         subject = raw["subject"].strip()
         value = raw["value"].strip()

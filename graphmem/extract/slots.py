@@ -78,20 +78,57 @@ _MEETING_KO = ("회의", "미팅", "스탠드업", "싱크")
 # Seed 004's six slots. "meeting" announces both the time and the room; the value type
 # decides which, and a sentence with both a time and a room stays unresolved.
 DEFAULT_SLOTS: tuple[SlotSpec, ...] = (
-    SlotSpec("meeting time", ("meeting time", *_MEETING_EN),
-             ("회의 시간", "미팅 시간", *_MEETING_KO), "time"),
-    SlotSpec("meeting room", ("meeting room", "conference room", *_MEETING_EN),
-             ("회의실", "미팅룸", "회의 장소", *_MEETING_KO), "room"),
-    SlotSpec("deadline", ("deadline", "due date", "due"),
-             ("마감일", "마감 기한", "마감", "기한", "데드라인", "납기"), "date"),
-    SlotSpec("launch date", ("launch date", "release date", "ship date", "go-live date",
-                             "go-live", "launch", "release"),
-             ("출시일", "출시 날짜", "출시", "런칭", "론칭"), "date"),
-    SlotSpec("day rate", ("day rate", "daily rate", "rate per day", "per-day rate"),
-             ("일당", "일급", "일일 단가", "하루 단가"), "money"),
-    SlotSpec("budget cap", ("budget cap", "budget limit", "budget ceiling", "spending cap",
-                            "spending limit", "budget"),
-             ("예산 한도", "예산 상한", "예산"), "money"),
+    SlotSpec(
+        "meeting time",
+        ("meeting time", *_MEETING_EN),
+        ("회의 시간", "미팅 시간", *_MEETING_KO),
+        "time",
+    ),
+    SlotSpec(
+        "meeting room",
+        ("meeting room", "conference room", *_MEETING_EN),
+        ("회의실", "미팅룸", "회의 장소", *_MEETING_KO),
+        "room",
+    ),
+    SlotSpec(
+        "deadline",
+        ("deadline", "due date", "due"),
+        ("마감일", "마감 기한", "마감", "기한", "데드라인", "납기"),
+        "date",
+    ),
+    SlotSpec(
+        "launch date",
+        (
+            "launch date",
+            "release date",
+            "ship date",
+            "go-live date",
+            "go-live",
+            "launch",
+            "release",
+        ),
+        ("출시일", "출시 날짜", "출시", "런칭", "론칭"),
+        "date",
+    ),
+    SlotSpec(
+        "day rate",
+        ("day rate", "daily rate", "rate per day", "per-day rate"),
+        ("일당", "일급", "일일 단가", "하루 단가"),
+        "money",
+    ),
+    SlotSpec(
+        "budget cap",
+        (
+            "budget cap",
+            "budget limit",
+            "budget ceiling",
+            "spending cap",
+            "spending limit",
+            "budget",
+        ),
+        ("예산 한도", "예산 상한", "예산"),
+        "money",
+    ),
 )
 
 # ---------------------------------------------------------------------------- values
@@ -103,49 +140,62 @@ _MONTHS = (
 _CODE = r"(?:[A-Z]|\d)[A-Za-z0-9-]*"
 
 _VALUE_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
-    "time": tuple(re.compile(p) for p in (
-        r"(?<![\d:.])(?:1[0-2]|0?[1-9])(?::[0-5]\d)?\s*(?i:[ap]\.m\.|[ap]\.?m)(?![A-Za-z])",  # 3pm
-        r"(?<![\d:.])(?:[01]?\d|2[0-3]):[0-5]\d(?![\d:])",  # 15:30
-        r"(?<!\d)(?:1[0-2]|0?[1-9])\s*o['’]clock",
-        r"\b(?i:noon|midnight)\b",
-        # 오후 3시, 3시 반, 15시 30분 — but not 3시간 (three hours)
-        r"(?:(?:오전|오후|아침|저녁|밤|낮|새벽)\s*)?(?<!\d)(?:[01]?\d|2[0-4])\s*시(?!간)"
-        r"(?:\s*(?:[0-5]?\d\s*분|반(?!드시|대|년)))?",
-    )),
-    "room": tuple(re.compile(p) for p in (
-        # room B, Room 402, conference room 3
-        rf"(?<![A-Za-z])(?:(?i:conference|meeting)\s+)?(?i:room|rm\.?)\s*#?{_CODE}"
-        r"(?![A-Za-z0-9])",
-        # "in 16C" (seed 004's phrasing); not quarters (Q3) or units/money (4K, 5G, 2M, 3B)
-        r"(?<=\bin\s)(?!Q\d)(?:\d{1,4}[AC-FHIJLNOP-Z]|[A-Z]-?\d{1,4})(?![A-Za-z0-9])",
-        # B회의실, 27E호, 27E 호, 402호실 — not 3호선 (subway line)
-        rf"(?<![A-Za-z0-9]){_CODE}\s*(?:호실|호(?!선)|회의실)",
-        r"(?:제\s*\d+|대|중|소)\s*회의실",
-        # 회의실 B, 회의실 402 — not 회의실 3층 / 3시
-        r"회의실\s*(?:[A-Z][A-Za-z0-9-]*|\d+[A-Z]?)(?![A-Za-z0-9])"
-        r"(?!\s*(?:시|분|층|월|일|원|만))",
-    )),
-    "date": tuple(re.compile(p) for p in (
-        rf"(?<![A-Za-z]){_MONTHS}\.?\s+(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?"
-        r"(?:,?\s+\d{4})?(?![\d:])",  # May 3, May 3rd, 2026
-        rf"(?<![\d.])(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}"
-        r"(?![A-Za-z])(?:,?\s+\d{4})?",  # 3 May
-        r"(?<![\d-])\d{4}-(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])(?![\d-])",
-        r"(?<![\d/])(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])(?:/\d{2,4})?(?![\d/])",
-        r"(?:\d{4}\s*년\s*)?(?<!\d)(?:0?[1-9]|1[0-2])\s*월\s*(?:0?[1-9]|[12]\d|3[01])\s*일",
-        r"(?<![\d.])\d{4}\.\s?(?:0?[1-9]|1[0-2])\.\s?(?:0?[1-9]|[12]\d|3[01])\.?(?![\d])",
-    )),
-    "money": tuple(re.compile(p) for p in (
-        r"[$€£₩]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:[KkMB]|bn|(?i:million|thousand|billion))"
-        r"(?![A-Za-z]))?",  # $1,200, $1.2M
-        r"(?<![\d.,])\d[\d,]*(?:\.\d+)?\s?(?:(?:[KkM]|bn|(?i:million|thousand|billion))\s?)?"
-        r"(?i:dollars?|usd|won|krw|euros?|eur|bucks)(?![A-Za-z])",  # 1,200 dollars
-        r"(?<![\d.,$€£₩])\d+(?:\.\d+)?\s?(?:[KkM]|bn|(?i:million|thousand|billion))"
-        r"(?![A-Za-z0-9])",  # 1.2M, 500k
-        # 120만원, 71 만 원, 1억 2천만 원, 1,200달러
-        r"(?<![\d.,])\d[\d,]*(?:\.\d+)?(?:\s*(?:억|천만|백만|십만|만|천)(?:\s*\d[\d,]*)?)*"
-        r"\s*(?:원|달러)",
-    )),
+    "time": tuple(
+        re.compile(p)
+        for p in (
+            # 3pm
+            r"(?<![\d:.])(?:1[0-2]|0?[1-9])(?::[0-5]\d)?\s*(?i:[ap]\.m\.|[ap]\.?m)(?![A-Za-z])",
+            r"(?<![\d:.])(?:[01]?\d|2[0-3]):[0-5]\d(?![\d:])",  # 15:30
+            r"(?<!\d)(?:1[0-2]|0?[1-9])\s*o['’]clock",
+            r"\b(?i:noon|midnight)\b",
+            # 오후 3시, 3시 반, 15시 30분 — but not 3시간 (three hours)
+            r"(?:(?:오전|오후|아침|저녁|밤|낮|새벽)\s*)?(?<!\d)(?:[01]?\d|2[0-4])\s*시(?!간)"
+            r"(?:\s*(?:[0-5]?\d\s*분|반(?!드시|대|년)))?",
+        )
+    ),
+    "room": tuple(
+        re.compile(p)
+        for p in (
+            # room B, Room 402, conference room 3
+            rf"(?<![A-Za-z])(?:(?i:conference|meeting)\s+)?(?i:room|rm\.?)\s*#?{_CODE}"
+            r"(?![A-Za-z0-9])",
+            # "in 16C" (seed 004's phrasing); not quarters (Q3) or units/money (4K, 5G, 2M, 3B)
+            r"(?<=\bin\s)(?!Q\d)(?:\d{1,4}[AC-FHIJLNOP-Z]|[A-Z]-?\d{1,4})(?![A-Za-z0-9])",
+            # B회의실, 27E호, 27E 호, 402호실 — not 3호선 (subway line)
+            rf"(?<![A-Za-z0-9]){_CODE}\s*(?:호실|호(?!선)|회의실)",
+            r"(?:제\s*\d+|대|중|소)\s*회의실",
+            # 회의실 B, 회의실 402 — not 회의실 3층 / 3시
+            r"회의실\s*(?:[A-Z][A-Za-z0-9-]*|\d+[A-Z]?)(?![A-Za-z0-9])"
+            r"(?!\s*(?:시|분|층|월|일|원|만))",
+        )
+    ),
+    "date": tuple(
+        re.compile(p)
+        for p in (
+            rf"(?<![A-Za-z]){_MONTHS}\.?\s+(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?"
+            r"(?:,?\s+\d{4})?(?![\d:])",  # May 3, May 3rd, 2026
+            rf"(?<![\d.])(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}"
+            r"(?![A-Za-z])(?:,?\s+\d{4})?",  # 3 May
+            r"(?<![\d-])\d{4}-(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])(?![\d-])",
+            r"(?<![\d/])(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])(?:/\d{2,4})?(?![\d/])",
+            r"(?:\d{4}\s*년\s*)?(?<!\d)(?:0?[1-9]|1[0-2])\s*월\s*(?:0?[1-9]|[12]\d|3[01])\s*일",
+            r"(?<![\d.])\d{4}\.\s?(?:0?[1-9]|1[0-2])\.\s?(?:0?[1-9]|[12]\d|3[01])\.?(?![\d])",
+        )
+    ),
+    "money": tuple(
+        re.compile(p)
+        for p in (
+            r"[$€£₩]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:[KkMB]|bn|(?i:million|thousand|billion))"
+            r"(?![A-Za-z]))?",  # $1,200, $1.2M
+            r"(?<![\d.,])\d[\d,]*(?:\.\d+)?\s?(?:(?:[KkM]|bn|(?i:million|thousand|billion))\s?)?"
+            r"(?i:dollars?|usd|won|krw|euros?|eur|bucks)(?![A-Za-z])",  # 1,200 dollars
+            r"(?<![\d.,$€£₩])\d+(?:\.\d+)?\s?(?:[KkM]|bn|(?i:million|thousand|billion))"
+            r"(?![A-Za-z0-9])",  # 1.2M, 500k
+            # 120만원, 71 만 원, 1억 2천만 원, 1,200달러
+            r"(?<![\d.,])\d[\d,]*(?:\.\d+)?(?:\s*(?:억|천만|백만|십만|만|천)(?:\s*\d[\d,]*)?)*"
+            r"\s*(?:원|달러)",
+        )
+    ),
 }
 
 
@@ -175,8 +225,7 @@ def find_values(text: str, value_type: str | None = None) -> list[ValueSpan]:
                 s = m.start() + (len(raw) - len(raw.lstrip()))
                 cands.append(ValueSpan(s, s + len(stripped), vtype, stripped))
     order = {t: i for i, t in enumerate(VALUE_TYPES)}
-    chosen = longest_spans(cands, lambda v: v.start, lambda v: v.end,
-                           lambda v: order[v.value_type])
+    chosen = longest_spans(cands, lambda v: v.start, lambda v: v.end, lambda v: order[v.value_type])
     return [v for v in chosen if value_type is None or v.value_type == value_type]
 
 
@@ -248,9 +297,7 @@ _EN_THIRD_PERSON = re.compile(
 )
 _KO_THIRD_PERSON = frozenset({"그", "그녀", "걔", "그들", "그분", "얘", "쟤"})
 _KO_PRONOUNS = _KO_THIRD_PERSON | {"나", "저", "우리", "너", "당신"}
-_KO_CHANGE_LEMMAS = frozenset(
-    {"변경", "이제", "옮기다", "바뀌다", "바꾸다", "미루다", "앞당기다"}
-)
+_KO_CHANGE_LEMMAS = frozenset({"변경", "이제", "옮기다", "바뀌다", "바꾸다", "미루다", "앞당기다"})
 _KO_CHANGE_SURFACE = ("변경", "옮겼", "옮긴", "바뀌", "바뀐", "바꿨", "바꾼")
 
 
@@ -309,10 +356,16 @@ class SentenceParse:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "text": self.text, "status": str(self.status), "reason": self.reason,
-            "fact": None if self.fact is None else {
-                "subject": self.fact.subject, "relation": self.fact.relation,
-                "value": self.fact.value, "intent": str(self.fact.intent),
+            "text": self.text,
+            "status": str(self.status),
+            "reason": self.reason,
+            "fact": None
+            if self.fact is None
+            else {
+                "subject": self.fact.subject,
+                "relation": self.fact.relation,
+                "value": self.fact.value,
+                "intent": str(self.fact.intent),
             },
         }
 
@@ -403,13 +456,15 @@ class SlotRuleExtractor:
         text = sentence.strip()
         values = find_values(text)
         entity_spans = [
-            sp for sp in self.analyzer.name_spans(text, self.entities)
+            sp
+            for sp in self.analyzer.name_spans(text, self.entities)
             if not any(_overlaps(sp.start, sp.end, v.start, v.end) for v in values)
         ]
         korean = has_hangul(text)
         tokens: list[Token] = self.analyzer.tokens(text) if korean else []
         nouns = [
-            n for n in _match_nouns(text, self._nouns)
+            n
+            for n in _match_nouns(text, self._nouns)
             if not any(_overlaps(n.start, n.end, v.start, v.end) for v in values)
             and not any(_overlaps(n.start, n.end, e.start, e.end) for e in entity_spans)
             and _aligned(n.start, n.end, tokens)
@@ -422,7 +477,13 @@ class SlotRuleExtractor:
 
         def result(status: ParseStatus, reason: str, fact: Fact | None = None) -> SentenceParse:
             return SentenceParse(
-                text, status, fact, reason, entities, named, types_present,
+                text,
+                status,
+                fact,
+                reason,
+                entities,
+                named,
+                types_present,
                 tuple(v.text for v in values),
             )
 

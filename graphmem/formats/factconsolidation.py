@@ -42,8 +42,12 @@ def load_rows(data_dir: str | Path) -> list[Row]:
         )
     rows = json.loads(path.read_text(encoding="utf-8"))
     return [
-        Row(r["metadata"]["source"], r["context"], list(r["questions"]),
-            [list(a) for a in r["answers"]])
+        Row(
+            r["metadata"]["source"],
+            r["context"],
+            list(r["questions"]),
+            [list(a) for a in r["answers"]],
+        )
         for r in rows
     ]
 

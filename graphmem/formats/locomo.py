@@ -48,17 +48,19 @@ def load_conversations(data_dir: str | Path) -> list[Conversation]:
     out = []
     for c in json.loads(path.read_text(encoding="utf-8")):
         conv = c["conversation"]
-        nums = sorted(int(m.group(1)) for k in conv
-                      if (m := re.fullmatch(r"session_(\d+)", k)))
-        sessions = [(_date(conv.get(f"session_{n}_date_time")), conv[f"session_{n}"])
-                    for n in nums]
-        out.append(Conversation(c["sample_id"], conv["speaker_a"], conv["speaker_b"],
-                                sessions, c.get("qa", [])))
+        nums = sorted(int(m.group(1)) for k in conv if (m := re.fullmatch(r"session_(\d+)", k)))
+        sessions = [(_date(conv.get(f"session_{n}_date_time")), conv[f"session_{n}"]) for n in nums]
+        out.append(
+            Conversation(
+                c["sample_id"], conv["speaker_a"], conv["speaker_b"], sessions, c.get("qa", [])
+            )
+        )
     return out
 
 
-def records(conv: Conversation, *, distinct_speakers: bool = False,
-            start_pos: int = 0) -> Iterator[Record]:
+def records(
+    conv: Conversation, *, distinct_speakers: bool = False, start_pos: int = 0
+) -> Iterator[Record]:
     def name(who: str) -> str:
         return f"{who}#{conv.sample_id}" if distinct_speakers else who
 
@@ -69,7 +71,11 @@ def records(conv: Conversation, *, distinct_speakers: bool = False,
             other = conv.speaker_b if speaker == conv.speaker_a else conv.speaker_a
             yield Record(
                 str(t.get("text") or "").strip() or "(image)",
-                id=f"{conv.sample_id}:{t['dia_id']}", pos=pos, speaker=name(speaker),
-                participants=(name(other),), observed_at=date, source=conv.sample_id,
+                id=f"{conv.sample_id}:{t['dia_id']}",
+                pos=pos,
+                speaker=name(speaker),
+                participants=(name(other),),
+                observed_at=date,
+                source=conv.sample_id,
             )
             pos += 1

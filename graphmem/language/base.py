@@ -130,6 +130,6 @@ def merge_name_tokens(
             continue
         if inside not in emitted:
             s = spans[inside]
-            out.append(Token(text[s.start:s.end], s.name, s.start, s.end, pos, False))
+            out.append(Token(text[s.start : s.end], s.name, s.start, s.end, pos, False))
             emitted.add(inside)
     return out

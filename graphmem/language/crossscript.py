@@ -28,18 +28,94 @@ from rapidfuzz.distance import Levenshtein
 from graphmem.language.pronouncing import english_pronunciations
 from graphmem.language.text import HANGUL_SYLLABLE
 
-__all__ = ["HEAD_WORDS", "CrossScriptLinker", "Link", "hangul_phonemes", "latin_forms",
-           "latin_name_runs", "latin_phonemes", "similarity"]
+__all__ = [
+    "HEAD_WORDS",
+    "CrossScriptLinker",
+    "Link",
+    "hangul_phonemes",
+    "latin_forms",
+    "latin_name_runs",
+    "latin_phonemes",
+    "similarity",
+]
 
 # -- Hangul -> phonemes ---------------------------------------------------------------
 # Consonants: P T K S J L M N G(=ng) H; vowels: a e i o u. 'ㅡ' (the vowel Korean adds
 # to write a bare consonant: "스트" for "st") is dropped.
-_INITIAL = ["K", "K", "N", "T", "T", "L", "M", "P", "P", "S", "S", "", "J", "J", "J", "K",
-            "T", "P", "H"]
-_MEDIAL = ["a", "e", "ia", "ie", "o", "e", "io", "ie", "o", "ua", "ue", "ue", "io", "u",
-           "uo", "ue", "ui", "iu", "", "ui", "i"]
-_FINAL = ["", "K", "K", "KS", "N", "NJ", "N", "T", "L", "LK", "LM", "LP", "LS", "LT", "LP",
-          "L", "M", "P", "PS", "S", "S", "G", "J", "J", "K", "T", "P", ""]
+_INITIAL = [
+    "K",
+    "K",
+    "N",
+    "T",
+    "T",
+    "L",
+    "M",
+    "P",
+    "P",
+    "S",
+    "S",
+    "",
+    "J",
+    "J",
+    "J",
+    "K",
+    "T",
+    "P",
+    "H",
+]
+_MEDIAL = [
+    "a",
+    "e",
+    "ia",
+    "ie",
+    "o",
+    "e",
+    "io",
+    "ie",
+    "o",
+    "ua",
+    "ue",
+    "ue",
+    "io",
+    "u",
+    "uo",
+    "ue",
+    "ui",
+    "iu",
+    "",
+    "ui",
+    "i",
+]
+_FINAL = [
+    "",
+    "K",
+    "K",
+    "KS",
+    "N",
+    "NJ",
+    "N",
+    "T",
+    "L",
+    "LK",
+    "LM",
+    "LP",
+    "LS",
+    "LT",
+    "LP",
+    "L",
+    "M",
+    "P",
+    "PS",
+    "S",
+    "S",
+    "G",
+    "J",
+    "J",
+    "K",
+    "T",
+    "P",
+    "",
+]
 
 
 def hangul_phonemes(text: str) -> str:
@@ -60,15 +136,46 @@ def hangul_phonemes(text: str) -> str:
 # -- Latin -> phonemes ----------------------------------------------------------------
 _LATIN_RULES: list[tuple[str, str]] = [
     # a final s is often a plural Korean leaves out, or a z it writes 즈 ("윈도우")
-    (r"(?<=[^aeiou])es$", "Z"), (r"(?<=[a-z])(?<!s)s$", "Z"),
+    (r"(?<=[^aeiou])es$", "Z"),
+    (r"(?<=[a-z])(?<!s)s$", "Z"),
     (r"r(?![aeiouy])", "R"),  # English r after a vowel is not written in Korean (커쇼)
-    (r"gu(?=[aeiy])", "g"), (r"^kn", "n"), (r"^wr", "l"), (r"^ps", "s"), (r"mb$", "m"), (r"gh", ""),
-    (r"tch", "J"), (r"sch", "S"), (r"chr", "Kl"), (r"^ch(?=[lr])", "K"), (r"ch", "J"),
-    (r"sh", "S"), (r"ph", "P"), (r"th", "T"), (r"ck", "K"), (r"qu", "Ku"), (r"q", "K"),
-    (r"x", "KS"), (r"ts|tz|z", "J"), (r"c(?=[eiy])", "S"), (r"c", "K"),
-    (r"g(?=[eiy])", "G2"), (r"ng(?![aeiou])", "G"), (r"g", "K"), (r"G2", "K"),
-    (r"j", "J"), (r"[bfpv]", "P"), (r"[dt]", "T"), (r"k", "K"), (r"s", "S"),
-    (r"l", "L"), (r"r", "L"), (r"m", "M"), (r"n", "N"), (r"h", "H"), (r"w", "u"), (r"y", "i"),
+    (r"gu(?=[aeiy])", "g"),
+    (r"^kn", "n"),
+    (r"^wr", "l"),
+    (r"^ps", "s"),
+    (r"mb$", "m"),
+    (r"gh", ""),
+    (r"tch", "J"),
+    (r"sch", "S"),
+    (r"chr", "Kl"),
+    (r"^ch(?=[lr])", "K"),
+    (r"ch", "J"),
+    (r"sh", "S"),
+    (r"ph", "P"),
+    (r"th", "T"),
+    (r"ck", "K"),
+    (r"qu", "Ku"),
+    (r"q", "K"),
+    (r"x", "KS"),
+    (r"ts|tz|z", "J"),
+    (r"c(?=[eiy])", "S"),
+    (r"c", "K"),
+    (r"g(?=[eiy])", "G2"),
+    (r"ng(?![aeiou])", "G"),
+    (r"g", "K"),
+    (r"G2", "K"),
+    (r"j", "J"),
+    (r"[bfpv]", "P"),
+    (r"[dt]", "T"),
+    (r"k", "K"),
+    (r"s", "S"),
+    (r"l", "L"),
+    (r"r", "L"),
+    (r"m", "M"),
+    (r"n", "N"),
+    (r"h", "H"),
+    (r"w", "u"),
+    (r"y", "i"),
     (r"e$", ""),
 ]
 _LATIN_COMPILED = [(re.compile(p), r) for p, r in _LATIN_RULES]
@@ -93,8 +200,16 @@ MAX_FORMS = 4  # spellings of one name compared (spelled and dictionary-pronounc
 
 
 # Abbreviations said in full ("닥터 수스" for Dr. Seuss).
-_ABBREVIATIONS = {"dr": "doctor", "st": "saint", "mr": "mister", "mrs": "missus",
-                  "mt": "mount", "jr": "junior", "sr": "senior", "ft": "fort"}
+_ABBREVIATIONS = {
+    "dr": "doctor",
+    "st": "saint",
+    "mr": "mister",
+    "mrs": "missus",
+    "mt": "mount",
+    "jr": "junior",
+    "sr": "senior",
+    "ft": "fort",
+}
 
 
 def latin_forms(text: str, limit: int = MAX_FORMS) -> list[str]:
@@ -105,8 +220,9 @@ def latin_forms(text: str, limit: int = MAX_FORMS) -> list[str]:
     # all spelled, all said (where known), then the mixtures
     spelled = [o[0] for o in options]
     said = [o[1] if len(o) > 1 else o[0] for o in options]
-    combos = itertools.chain([spelled, said],
-                             itertools.islice(itertools.product(*options), limit * 2))
+    combos = itertools.chain(
+        [spelled, said], itertools.islice(itertools.product(*options), limit * 2)
+    )
     forms: list[str] = []
     for combo in combos:
         p = _collapse("".join(combo))
@@ -151,9 +267,17 @@ _HANGUL_WORD = re.compile(r"[\uac00-\ud7a3]+")
 
 # -- comparison -----------------------------------------------------------------------
 _VOWELS = frozenset("aeiou")
-_CLOSE = {frozenset("RL"): 0.0, frozenset("ZS"): 0.0, frozenset("ZJ"): 0.1,
-          frozenset("TS"): 0.5, frozenset("SJ"): 0.3, frozenset("KJ"): 0.5,
-          frozenset("NG"): 0.5, frozenset("JH"): 0.6, frozenset("KH"): 0.7}
+_CLOSE = {
+    frozenset("RL"): 0.0,
+    frozenset("ZS"): 0.0,
+    frozenset("ZJ"): 0.1,
+    frozenset("TS"): 0.5,
+    frozenset("SJ"): 0.3,
+    frozenset("KJ"): 0.5,
+    frozenset("NG"): 0.5,
+    frozenset("JH"): 0.6,
+    frozenset("KH"): 0.7,
+}
 
 
 _NEAR_VOWELS = frozenset({frozenset("ei"), frozenset("ou"), frozenset("ae"), frozenset("ao")})
@@ -241,31 +365,88 @@ def _candidates(index: dict[str, set[str]], skeleton: str) -> set[str]:
 # -- translated head words ------------------------------------------------------------
 # Nouns that are translated, not transliterated, inside names ("미네소타 대학교").
 HEAD_WORDS: dict[str, tuple[str, ...]] = {
-    "대학교": ("university",), "대학": ("university", "college"), "교회": ("church",),
-    "성당": ("cathedral", "church"), "제국": ("empire",), "왕국": ("kingdom",),
-    "왕조": ("dynasty",), "국가대표팀": ("national", "team"), "대표팀": ("national", "team"),
-    "시리즈": ("series",), "운동": ("movement",), "공화국": ("republic",),
-    "연방": ("federation", "federal"), "협회": ("association",), "재단": ("foundation",),
-    "박물관": ("museum",), "미술관": ("museum", "gallery"), "도서관": ("library",),
-    "공항": ("airport",), "강": ("river",), "산": ("mountain", "mount"), "섬": ("island",),
-    "제도": ("islands",), "호수": ("lake",), "주": ("state",), "시": ("city",),
-    "당": ("party",), "은행": ("bank",), "항공": ("airlines", "air"),
-    "영화사": ("pictures", "studios"), "전쟁": ("war",), "혁명": ("revolution",),
-    "조약": ("treaty",), "연합": ("union", "united"), "동맹": ("alliance", "league"),
-    "리그": ("league",), "클럽": ("club",), "축구": ("football", "soccer"),
-    "대학원": ("school", "graduate"), "학교": ("school",), "고등학교": ("high", "school"),
-    "병원": ("hospital",), "방송": ("broadcasting",), "신문": ("newspaper",),
-    "그룹": ("group",), "회사": ("company",), "기업": ("company", "corporation"),
-    "사": ("company",), "연구소": ("institute",), "기구": ("organization",),
-    "위원회": ("committee", "commission"), "의회": ("parliament", "congress"),
-    "국립": ("national",), "왕립": ("royal",), "국제": ("international",),
-    "세계": ("world",), "올림픽": ("olympic", "olympics"), "섬들": ("islands",),
+    "대학교": ("university",),
+    "대학": ("university", "college"),
+    "교회": ("church",),
+    "성당": ("cathedral", "church"),
+    "제국": ("empire",),
+    "왕국": ("kingdom",),
+    "왕조": ("dynasty",),
+    "국가대표팀": ("national", "team"),
+    "대표팀": ("national", "team"),
+    "시리즈": ("series",),
+    "운동": ("movement",),
+    "공화국": ("republic",),
+    "연방": ("federation", "federal"),
+    "협회": ("association",),
+    "재단": ("foundation",),
+    "박물관": ("museum",),
+    "미술관": ("museum", "gallery"),
+    "도서관": ("library",),
+    "공항": ("airport",),
+    "강": ("river",),
+    "산": ("mountain", "mount"),
+    "섬": ("island",),
+    "제도": ("islands",),
+    "호수": ("lake",),
+    "주": ("state",),
+    "시": ("city",),
+    "당": ("party",),
+    "은행": ("bank",),
+    "항공": ("airlines", "air"),
+    "영화사": ("pictures", "studios"),
+    "전쟁": ("war",),
+    "혁명": ("revolution",),
+    "조약": ("treaty",),
+    "연합": ("union", "united"),
+    "동맹": ("alliance", "league"),
+    "리그": ("league",),
+    "클럽": ("club",),
+    "축구": ("football", "soccer"),
+    "대학원": ("school", "graduate"),
+    "학교": ("school",),
+    "고등학교": ("high", "school"),
+    "병원": ("hospital",),
+    "방송": ("broadcasting",),
+    "신문": ("newspaper",),
+    "그룹": ("group",),
+    "회사": ("company",),
+    "기업": ("company", "corporation"),
+    "사": ("company",),
+    "연구소": ("institute",),
+    "기구": ("organization",),
+    "위원회": ("committee", "commission"),
+    "의회": ("parliament", "congress"),
+    "국립": ("national",),
+    "왕립": ("royal",),
+    "국제": ("international",),
+    "세계": ("world",),
+    "올림픽": ("olympic", "olympics"),
+    "섬들": ("islands",),
 }
 # Head words that only say what kind of thing a name is ("NBC 방송", "Apple 사"); the
 # others make another entity of it ("Minnesota 대학교" is not Minnesota).
 CLASS_NOUNS = frozenset({"방송", "그룹", "회사", "기업", "사", "신문"})
-_STOP_LATIN = frozenset({"of", "the", "and", "de", "la", "le", "del", "di", "da", "von",
-                         "van", "der", "fc", "f", "c", "&"})
+_STOP_LATIN = frozenset(
+    {
+        "of",
+        "the",
+        "and",
+        "de",
+        "la",
+        "le",
+        "del",
+        "di",
+        "da",
+        "von",
+        "van",
+        "der",
+        "fc",
+        "f",
+        "c",
+        "&",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -281,9 +462,15 @@ class CrossScriptLinker:
     """Names indexed by sound: Latin-script names for Hangul spans (``link``), and
     Hangul names for Latin spans (``link_latin``)."""
 
-    def __init__(self, names: Iterable[str], *, threshold: float = 0.74,
-                 margin: float = 0.05, min_consonants: int = 2,
-                 key: Callable[[str], str] | None = None) -> None:
+    def __init__(
+        self,
+        names: Iterable[str],
+        *,
+        threshold: float = 0.74,
+        margin: float = 0.05,
+        min_consonants: int = 2,
+        key: Callable[[str], str] | None = None,
+    ) -> None:
         # ``key``: names with the same key are one entity ("Victoria Beckham" and
         # "victoria beckham"); only the first spelling is indexed, or two spellings of one
         # name would tie and cancel its link.
@@ -367,10 +554,16 @@ class CrossScriptLinker:
             return None
         floor = self._floor(self.threshold)
         digits = _digits(span)
-        candidates = {n for p in forms for n in _candidates(self._by_skeleton_ko, _skeleton(p))
-                      if self._digits.get(n, "") == digits}
-        ranked = sorted(((max(similarity(p, self._ko_phon[n], floor) for p in forms), n)
-                         for n in candidates), reverse=True)
+        candidates = {
+            n
+            for p in forms
+            for n in _candidates(self._by_skeleton_ko, _skeleton(p))
+            if self._digits.get(n, "") == digits
+        }
+        ranked = sorted(
+            ((max(similarity(p, self._ko_phon[n], floor) for p in forms), n) for n in candidates),
+            reverse=True,
+        )
         return self._clear_best(ranked, self._needed(skeleton))
 
     def link(self, span: str, *, exact: bool = False) -> Link | None:
@@ -382,11 +575,11 @@ class CrossScriptLinker:
         if not HANGUL_SYLLABLE.search(span):
             return None
         with self._lock:
-            return self._cached((span, exact),
-                                lambda: self._exact(span) if exact else self._link(span))
+            return self._cached(
+                (span, exact), lambda: self._exact(span) if exact else self._link(span)
+            )
 
-    def _cached(self, key: tuple[str, bool | str], find: Callable[[], Link | None]
-                ) -> Link | None:
+    def _cached(self, key: tuple[str, bool | str], find: Callable[[], Link | None]) -> Link | None:
         if key in self._cache:
             return self._cache[key]
         found = find()
@@ -424,27 +617,37 @@ class CrossScriptLinker:
         if len(skeleton) < self.min_consonants:
             return None
         digits = _digits(span)
-        ranked = sorted(((max(similarity(p, f) for f, pen, _ in self._phon[n] if not pen), n)
-                         for n in self._by_skeleton.get(skeleton, ())
-                         if any(not pen for _, pen, _ in self._phon[n])
-                         and self._digits.get(n, "") == digits), reverse=True)
+        ranked = sorted(
+            (
+                (max(similarity(p, f) for f, pen, _ in self._phon[n] if not pen), n)
+                for n in self._by_skeleton.get(skeleton, ())
+                if any(not pen for _, pen, _ in self._phon[n]) and self._digits.get(n, "") == digits
+            ),
+            reverse=True,
+        )
         return self._clear_best(ranked, EXACT_SCORE)
 
     def _link(self, span: str) -> Link | None:
         found = self._ranked_link(span)
         tokens = span.split()
         last = tokens[-1] if len(tokens) > 1 else ""
-        if (found is None and _HANGUL_WORD.fullmatch(last)
-                and (last not in HEAD_WORDS or last in CLASS_NOUNS)
-                and not any(HANGUL_SYLLABLE.search(t) for t in tokens[:-1])):
+        if (
+            found is None
+            and _HANGUL_WORD.fullmatch(last)
+            and (last not in HEAD_WORDS or last in CLASS_NOUNS)
+            and not any(HANGUL_SYLLABLE.search(t) for t in tokens[:-1])
+        ):
             # A class noun after a Latin name ("NBC 방송", "AK-47 소총", "ESPN 채널") is
             # not part of it: the name links when it is spelled as one entity's (Latin is
             # matched as written). A head that makes another entity ("Minnesota 대학교")
             # is not dropped.
             rest = " ".join(tokens[:-1])
             spelled = self._by_spelling.get(_fold(rest), ())
-            if (len(spelled) == 1 and re.search(r"[A-Za-z]", rest)
-                    and len(_skeleton(latin_phonemes(rest))) >= self.min_consonants):
+            if (
+                len(spelled) == 1
+                and re.search(r"[A-Za-z]", rest)
+                and len(_skeleton(latin_phonemes(rest))) >= self.min_consonants
+            ):
                 found = Link(next(iter(spelled)), 1.0, 1.0)
         return found
 
@@ -453,8 +656,7 @@ class CrossScriptLinker:
         needed = self._needed(_skeleton(p))
         # never above the threshold: _scores compares whole names with it
         scored = self._scores(span, p, min(self._floor(needed), self.threshold))
-        ranked = sorted(((score, name) for name, score in scored.items()),
-                        key=lambda sn: -sn[0])
+        ranked = sorted(((score, name) for name, score in scored.items()), key=lambda sn: -sn[0])
         return self._clear_best(ranked, needed)
 
     def _scores(self, span: str, p: str, floor: float = 0.0) -> dict[str, float]:
@@ -479,9 +681,12 @@ class CrossScriptLinker:
                 if self._digits.get(name, "") != digits:
                     continue  # numbers are written as numbers: "윈도우 8" is not Windows 7
                 # only the forms whose consonants are near get the weighted comparison
-                forms = [(d, f, pen) for f, pen, form_skeleton in self._phon[name]
-                         if (d := Levenshtein.distance(skeleton, form_skeleton,
-                                                       score_cutoff=cutoff)) <= cutoff]
+                forms = [
+                    (d, f, pen)
+                    for f, pen, form_skeleton in self._phon[name]
+                    if (d := Levenshtein.distance(skeleton, form_skeleton, score_cutoff=cutoff))
+                    <= cutoff
+                ]
                 if forms:
                     near.append((min(d for d, _, _ in forms), name, forms))
             # nearest first; names break ties so that a run does not depend on set order
@@ -493,15 +698,19 @@ class CrossScriptLinker:
                     if sim > target.get(name, 0.0):
                         target[name] = sim
             # A surname alone counts only when no whole name is good enough.
-            use = whole if max(whole.values(), default=0.0) >= self.threshold else \
-                {**part, **{n: v for n, v in whole.items() if v >= part.get(n, 0.0)}}
+            use = (
+                whole
+                if max(whole.values(), default=0.0) >= self.threshold
+                else {**part, **{n: v for n, v in whole.items() if v >= part.get(n, 0.0)}}
+            )
             for name, sim in use.items():
                 if sim > scores.get(name, 0.0):
                     scores[name] = sim
         return scores
 
-    def _translated(self, tokens: list[str],
-                    heads: list[tuple[str, ...] | None]) -> dict[str, float]:
+    def _translated(
+        self, tokens: list[str], heads: list[tuple[str, ...] | None]
+    ) -> dict[str, float]:
         """Names holding every translated head word, the other tokens matched by sound."""
         wanted = [h for h in heads if h]
         pool: set[str] | None = None
@@ -518,8 +727,7 @@ class CrossScriptLinker:
             words = [w for w in self._words[name] if w not in head_words]
             if len(words) != len(rest_p):
                 continue
-            sims = [max(similarity(rp, f) for w in words for f in latin_forms(w))
-                    for rp in rest_p]
+            sims = [max(similarity(rp, f) for w in words for f in latin_forms(w)) for rp in rest_p]
             out[name] = min(sims)
         return out
 
@@ -536,9 +744,32 @@ REORDER_PENALTY = 0.02  # family name first: common for East Asian names only
 
 # Club and company designators Korean usually leaves out ("레알 마드리드" for Real Madrid
 # CF, "삼프도리아" for U.C. Sampdoria).
-DESIGNATORS = frozenset({"fc", "cf", "afc", "sc", "ac", "uc", "ss", "cd", "rc", "sk", "fk",
-                         "nk", "bk", "inc", "ltd", "co", "corp", "plc", "ag", "sa", "gmbh",
-                         "llc"})
+DESIGNATORS = frozenset(
+    {
+        "fc",
+        "cf",
+        "afc",
+        "sc",
+        "ac",
+        "uc",
+        "ss",
+        "cd",
+        "rc",
+        "sk",
+        "fk",
+        "nk",
+        "bk",
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "plc",
+        "ag",
+        "sa",
+        "gmbh",
+        "llc",
+    }
+)
 
 
 def _spoken_forms(name: str) -> list[tuple[str, float]]:
@@ -549,20 +780,21 @@ def _spoken_forms(name: str) -> list[tuple[str, float]]:
     if words and words[0].lower() == "the" and len(words) > 1:
         words = words[1:]
     forms = [(p, 0.0) for p in latin_forms(" ".join(words))]
-    core = [w for i, w in enumerate(words)
-            if i not in (0, len(words) - 1) or _fold(w).replace(".", "") not in DESIGNATORS]
+    core = [
+        w
+        for i, w in enumerate(words)
+        if i not in (0, len(words) - 1) or _fold(w).replace(".", "") not in DESIGNATORS
+    ]
     if core and core != words:
         forms += [(p, 0.0) for p in latin_forms(" ".join(core), 2)]
         words = core
     if len(words) == 2:
         forms += [(p, REORDER_PENALTY) for p in latin_forms(f"{words[1]} {words[0]}", 2)]
-    elif len(words) > 2 and all(w[:1].isupper() and w.lower() not in _STOP_LATIN
-                                for w in words):
+    elif len(words) > 2 and all(w[:1].isupper() and w.lower() not in _STOP_LATIN for w in words):
         # middle names left out: "프랭클린 루스벨트" for Franklin Delano Roosevelt
         forms += [(p, REORDER_PENALTY) for p in latin_forms(f"{words[0]} {words[-1]}", 2)]
     if 2 <= len(words) <= 3:
-        forms += [(p, SURNAME_PENALTY) for p in latin_forms(words[-1], 2)
-                  if len(_skeleton(p)) >= 3]
+        forms += [(p, SURNAME_PENALTY) for p in latin_forms(words[-1], 2) if len(_skeleton(p)) >= 3]
     best: dict[str, float] = {}  # forms come cheapest first: keep a form's first penalty
     for p, pen in forms:
         best.setdefault(p, pen)
@@ -582,7 +814,7 @@ def _neighbourhood(skeleton: str) -> set[str]:
     """The skeleton and every one-deletion variant (a SymSpell-style index key set)."""
     keys = {skeleton}
     if len(skeleton) <= 24:
-        keys.update(skeleton[:i] + skeleton[i + 1:] for i in range(len(skeleton)))
+        keys.update(skeleton[:i] + skeleton[i + 1 :] for i in range(len(skeleton)))
     return keys
 
 
@@ -602,7 +834,7 @@ def latin_name_runs(text: str, max_tokens: int = 4) -> list[tuple[str, int, int]
         for j in range(i, min(len(words), i + max_tokens)):
             if cleaned[j] is None:
                 break
-            out.append((" ".join(c for c in cleaned[i:j + 1] if c), i, j + 1))
+            out.append((" ".join(c for c in cleaned[i : j + 1] if c), i, j + 1))
             if cleaned[j] != words[j]:
                 break  # punctuation or 's ends the name
     return out

@@ -17,6 +17,7 @@ from graphmem.language.text import has_hangul
 
 __all__ = ["AutoAnalyzer", "detect_language", "has_hangul"]
 
+
 def detect_language(text: str) -> Literal["ko", "en"]:
     """'ko' when the text has any Hangul, else 'en'."""
     return "ko" if has_hangul(text) else "en"

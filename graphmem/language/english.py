@@ -29,10 +29,33 @@ if TYPE_CHECKING:
 
 __all__ = ["PRONOUNS", "EnglishAnalyzer", "shared_pipeline"]
 
-PRONOUNS = frozenset({
-    "he", "she", "they", "it", "him", "her", "them", "his", "hers", "their", "theirs", "its",
-    "i", "me", "my", "mine", "we", "us", "our", "ours", "you", "your", "yours",
-})
+PRONOUNS = frozenset(
+    {
+        "he",
+        "she",
+        "they",
+        "it",
+        "him",
+        "her",
+        "them",
+        "his",
+        "hers",
+        "their",
+        "theirs",
+        "its",
+        "i",
+        "me",
+        "my",
+        "mine",
+        "we",
+        "us",
+        "our",
+        "ours",
+        "you",
+        "your",
+        "yours",
+    }
+)
 _POSSESSIVE = frozenset({"'s", "’s", "'", "’"})
 _NEGATION = frozenset({"not", "n't", "n’t", "never", "no"})
 

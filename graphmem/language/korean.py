@@ -142,10 +142,16 @@ class KoreanAnalyzer:
         for t in raw:
             tag = str(t.tag)
             norm = getattr(t, "lemma", t.form) if tag.startswith("V") else t.form
-            out.append(Token(
-                text[t.start:t.start + t.len] or t.form, norm, t.start, t.start + t.len, tag,
-                tag.startswith("J"),
-            ))
+            out.append(
+                Token(
+                    text[t.start : t.start + t.len] or t.form,
+                    norm,
+                    t.start,
+                    t.start + t.len,
+                    tag,
+                    tag.startswith("J"),
+                )
+            )
         if self._names:
             spans = self._spans(text, clean_names(self._names), raw)
             out = merge_name_tokens(text, out, spans, "NNP")
@@ -281,7 +287,7 @@ def noun_compounds(text: str) -> list[str]:
             if run and t.start != end:
                 out.append("".join(run))
                 run = []
-            run.append(text[t.start:t.end])
+            run.append(text[t.start : t.end])
             end = t.end
         elif run:
             out.append("".join(run))
@@ -289,7 +295,6 @@ def noun_compounds(text: str) -> list[str]:
     if run:
         out.append("".join(run))
     return out
-
 
 
 _NOUN_TAGS = frozenset({"NNP", "NNG", "SL", "SN", "SH", "NR"})
@@ -333,27 +338,42 @@ def name_runs(text: str) -> list[tuple[str, int, int, bool]]:
         for i, m in enumerate(ms):
             # "F-22", "AT&T", "O'Brien", "AC/DC": one name (Kiwi tags the joiner SO, SW,
             # SS or SP)
-            joins = (m.form in _JOINERS and m.tag in ("SO", "SW", "SS", "SP") and head
-                     and i + 1 < len(ms) and ms[i + 1].tag in ("SL", "SN"))
+            joins = (
+                m.form in _JOINERS
+                and m.tag in ("SO", "SW", "SS", "SP")
+                and head
+                and i + 1 < len(ms)
+                and ms[i + 1].tag in ("SL", "SN")
+            )
             if m.tag not in _NOUN_TAGS and not joins:
                 break
             head.append(m)
-        rest = ms[len(head):]
+        rest = ms[len(head) :]
         if not head or not all(_after_noun(m.tag) for m in rest):
             info.append(None)
             continue
-        info.append((text[head[0].start:head[-1].start + head[-1].len],
-                     any(m.tag in _PROPER_TAGS or m.score < UNFAMILIAR_SCORE for m in head),
-                     head[0].start))
+        info.append(
+            (
+                text[head[0].start : head[-1].start + head[-1].len],
+                any(m.tag in _PROPER_TAGS or m.score < UNFAMILIAR_SCORE for m in head),
+                head[0].start,
+            )
+        )
     out = []
     for i in range(len(words)):
         for j in range(i, min(len(words), i + MAX_NAME_TOKENS)):
             last = info[j]
             if last is None:
                 break
-            inner = [text[x[2]:words[k][1]] for k in range(i, j) if (x := info[k])]
-            out.append((" ".join([*inner, last[0]]), i, j + 1,
-                        any(x is not None and x[1] for x in info[i:j + 1])))
-            if text[last[2]:words[j][1]] != last[0]:
+            inner = [text[x[2] : words[k][1]] for k in range(i, j) if (x := info[k])]
+            out.append(
+                (
+                    " ".join([*inner, last[0]]),
+                    i,
+                    j + 1,
+                    any(x is not None and x[1] for x in info[i : j + 1]),
+                )
+            )
+            if text[last[2] : words[j][1]] != last[0]:
                 break  # a particle or a closing quote ends the name
     return out

@@ -22,13 +22,49 @@ from importlib import resources
 __all__ = ["arpabet_phonemes", "english_pronunciations"]
 
 # Vowels, in the linker's coarse alphabet (ㅓ and ㅗ are both "o").
-_VOWELS = {"AA": "a", "AE": "e", "AH": "o", "AO": "o", "AW": "au", "AY": "ai", "EH": "e",
-           "ER": "oR", "EY": "ei", "IH": "i", "IY": "i", "OW": "o", "OY": "oi", "UH": "u",
-           "UW": "u"}
-_CONSONANTS = {"B": "P", "P": "P", "F": "P", "V": "P", "D": "T", "T": "T", "DH": "T",
-               "TH": "S", "G": "K", "K": "K", "CH": "J", "JH": "J", "S": "S", "Z": "J",
-               "SH": "S", "ZH": "J", "HH": "H", "L": "L", "R": "L", "M": "M", "N": "N",
-               "NG": "G", "W": "u", "Y": "i"}
+_VOWELS = {
+    "AA": "a",
+    "AE": "e",
+    "AH": "o",
+    "AO": "o",
+    "AW": "au",
+    "AY": "ai",
+    "EH": "e",
+    "ER": "oR",
+    "EY": "ei",
+    "IH": "i",
+    "IY": "i",
+    "OW": "o",
+    "OY": "oi",
+    "UH": "u",
+    "UW": "u",
+}
+_CONSONANTS = {
+    "B": "P",
+    "P": "P",
+    "F": "P",
+    "V": "P",
+    "D": "T",
+    "T": "T",
+    "DH": "T",
+    "TH": "S",
+    "G": "K",
+    "K": "K",
+    "CH": "J",
+    "JH": "J",
+    "S": "S",
+    "Z": "J",
+    "SH": "S",
+    "ZH": "J",
+    "HH": "H",
+    "L": "L",
+    "R": "L",
+    "M": "M",
+    "N": "N",
+    "NG": "G",
+    "W": "u",
+    "Y": "i",
+}
 _CENTERING = frozenset({"EH", "IH", "IY", "UH", "UW", "AY", "AW", "EY"})
 MAX_PRONUNCIATIONS = 2  # per word: the dictionary's first variants
 
@@ -50,8 +86,9 @@ def arpabet_phonemes(phones: list[str]) -> str:
             # r after a vowel is not written (커쇼 for Kershaw), but after a front or
             # high vowel it leaves an 어 behind (블레어 for Blair, 무어 for Moore)
             out.append("oR" if before in _CENTERING else "R")
-        elif p == "SH" and (after is None or (after in _VOWELS
-                                              and not _VOWELS[after].startswith("i"))):
+        elif p == "SH" and (
+            after is None or (after in _VOWELS and not _VOWELS[after].startswith("i"))
+        ):
             out.append("Si")  # 쇼, 셰, 시: sh carries a y-glide
         elif p in ("S", "Z") and after is None and before in ("T", "D"):
             out.append("J")  # "Gates" 게이츠, "Leeds" 리즈

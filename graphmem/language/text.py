@@ -39,23 +39,113 @@ def is_hangul_syllable(ch: str) -> bool:
 
 
 # Case particles, endings and honorific particles that follow a noun, longest first.
-KOREAN_PARTICLES: tuple[str, ...] = tuple(sorted(set(
-    ["의", "은", "는", "이", "가", "을", "를", "에", "에서", "에게", "으로", "로", "와", "과",
-     "도", "만", "께", "한테", "이랑", "랑", "하고", "까지", "부터", "보다", "처럼", "이야",
-     "야", "이에요", "예요", "에는", "에서는", "으로는", "로는", "와는", "과는",
-     "님", "님의", "님에게", "님은", "님이", "님께", "님과", "님하고", "님이랑",
-     "씨", "씨랑", "씨와", "씨의",
-     # A given name ending in a consonant takes 이 before particles, and 아 when called
-     # ("민준이가", "민준이는", "지은아").
-     "이가", "이는", "이도", "이를", "이한테", "이에게", "이의", "이만", "이하고", "이와", "아"]),
-    key=lambda p: (-len(p), p)))
+KOREAN_PARTICLES: tuple[str, ...] = tuple(
+    sorted(
+        set(
+            [
+                "의",
+                "은",
+                "는",
+                "이",
+                "가",
+                "을",
+                "를",
+                "에",
+                "에서",
+                "에게",
+                "으로",
+                "로",
+                "와",
+                "과",
+                "도",
+                "만",
+                "께",
+                "한테",
+                "이랑",
+                "랑",
+                "하고",
+                "까지",
+                "부터",
+                "보다",
+                "처럼",
+                "이야",
+                "야",
+                "이에요",
+                "예요",
+                "에는",
+                "에서는",
+                "으로는",
+                "로는",
+                "와는",
+                "과는",
+                "님",
+                "님의",
+                "님에게",
+                "님은",
+                "님이",
+                "님께",
+                "님과",
+                "님하고",
+                "님이랑",
+                "씨",
+                "씨랑",
+                "씨와",
+                "씨의",
+                # A given name ending in a consonant takes 이 before particles, and 아 when called
+                # ("민준이가", "민준이는", "지은아").
+                "이가",
+                "이는",
+                "이도",
+                "이를",
+                "이한테",
+                "이에게",
+                "이의",
+                "이만",
+                "이하고",
+                "이와",
+                "아",
+            ]
+        ),
+        key=lambda p: (-len(p), p),
+    )
+)
 
 # Titles and honorifics that follow a Korean name and are not part of it, longest first.
 KOREAN_TITLES: tuple[str, ...] = (
-    "팀장님", "부장님", "과장님", "차장님", "대리님", "사장님", "실장님", "이사님", "대표님",
-    "선생님", "교수님", "원장님", "박사님", "선배님", "매니저님", "팀장", "부장", "과장",
-    "차장", "대리", "사장", "실장", "이사", "대표", "선생", "교수", "원장", "박사", "선배",
-    "매니저", "님", "씨", "군", "양",
+    "팀장님",
+    "부장님",
+    "과장님",
+    "차장님",
+    "대리님",
+    "사장님",
+    "실장님",
+    "이사님",
+    "대표님",
+    "선생님",
+    "교수님",
+    "원장님",
+    "박사님",
+    "선배님",
+    "매니저님",
+    "팀장",
+    "부장",
+    "과장",
+    "차장",
+    "대리",
+    "사장",
+    "실장",
+    "이사",
+    "대표",
+    "선생",
+    "교수",
+    "원장",
+    "박사",
+    "선배",
+    "매니저",
+    "님",
+    "씨",
+    "군",
+    "양",
 )
 
 
@@ -93,8 +183,12 @@ def particle_stems(token: str, *, min_stem: int = 2, first_only: bool = False) -
 S = TypeVar("S")
 
 
-def longest_spans(spans: Iterable[S], start: Callable[[S], int], end: Callable[[S], int],
-                  tie: Callable[[S], object] = lambda s: 0) -> list[S]:
+def longest_spans(
+    spans: Iterable[S],
+    start: Callable[[S], int],
+    end: Callable[[S], int],
+    tie: Callable[[S], object] = lambda s: 0,
+) -> list[S]:
     """Non-overlapping spans, the longest of overlapping ones winning, in text order.
 
     Ties in length go to the earlier span, then to ``tie``'s smaller value.
@@ -104,4 +198,3 @@ def longest_spans(spans: Iterable[S], start: Callable[[S], int], end: Callable[[
         if all(end(s) <= start(c) or start(s) >= end(c) for c in chosen):
             chosen.append(s)
     return sorted(chosen, key=start)
-

@@ -160,10 +160,16 @@ class LocalNeo4j:
         self._require_java()
         self.lib_dir.mkdir(parents=True, exist_ok=True)
         cmd = [
-            mvn, "-B", "-q", "-f", str(_POM),
+            mvn,
+            "-B",
+            "-q",
+            "-f",
+            str(_POM),
             f"-Dmaven.repo.local={self.home / 'm2'}",
-            f"-Dneo4j.version={NEO4J_VERSION}", f"-Dbrowser.version={BROWSER_VERSION}",
-            "dependency:copy-dependencies", f"-DoutputDirectory={self.lib_dir}",
+            f"-Dneo4j.version={NEO4J_VERSION}",
+            f"-Dbrowser.version={BROWSER_VERSION}",
+            "dependency:copy-dependencies",
+            f"-DoutputDirectory={self.lib_dir}",
         ]
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
@@ -273,19 +279,36 @@ class LocalNeo4j:
         for sub in ("data", "logs", "run", "plugins", "import"):
             (self.data_dir / sub).mkdir(parents=True, exist_ok=True)
         cmd = [
-            java, f"-Xms{self.heap}", f"-Xmx{self.heap}", *_JVM_FLAGS,
-            "-cp", f"{lib}/*", _ENTRY_POINT,
-            f"--home-dir={self.data_dir}", f"--config-dir={conf_dir}", "--console-mode",
+            java,
+            f"-Xms{self.heap}",
+            f"-Xmx{self.heap}",
+            *_JVM_FLAGS,
+            "-cp",
+            f"{lib}/*",
+            _ENTRY_POINT,
+            f"--home-dir={self.data_dir}",
+            f"--config-dir={conf_dir}",
+            "--console-mode",
         ]
         log = self.log_path.open("ab")
         proc = subprocess.Popen(
-            cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            cwd=self.data_dir, start_new_session=True,
+            cmd,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            cwd=self.data_dir,
+            start_new_session=True,
         )
         log.close()
-        self._pid_file.write_text(json.dumps({
-            "pid": proc.pid, "bolt_port": self.bolt_port, "http_port": self.http_port,
-        }))
+        self._pid_file.write_text(
+            json.dumps(
+                {
+                    "pid": proc.pid,
+                    "bolt_port": self.bolt_port,
+                    "http_port": self.http_port,
+                }
+            )
+        )
         self._wait_ready(proc.pid, timeout)
         return self.status()
 
@@ -316,8 +339,9 @@ class LocalNeo4j:
 
         return erasures_since_compaction(self)
 
-    def compact(self, progress: Callable[[str], None] = lambda _: None, *,
-                keep_running: bool = True) -> dict[str, Any]:
+    def compact(
+        self, progress: Callable[[str], None] = lambda _: None, *, keep_running: bool = True
+    ) -> dict[str, Any]:
         """Rewrite the database so that deleted and erased data leaves the disk (Neo4j
         Community keeps freed records, Lucene segments and transaction logs); see
         ``graphmem.local_neo4j.compact``."""

@@ -57,8 +57,7 @@ class CompactReport(dict[str, Any]):
 
 
 def _bytes(paths: list[Path]) -> int:
-    return sum(f.stat().st_size for p in paths if p.exists() for f in p.rglob("*")
-               if f.is_file())
+    return sum(f.stat().st_size for p in paths if p.exists() for f in p.rglob("*") if f.is_file())
 
 
 def restore_interrupted(server: LocalNeo4j) -> bool:
@@ -84,8 +83,9 @@ def erasures_since_compaction(server: LocalNeo4j) -> int:
     except OSError:
         since = ""
     with GraphDatabase.driver(server.bolt_url) as driver:
-        rows = driver.execute_query(cypher("erasures_since"), since=since,
-                                    database_=DATABASE).records
+        rows = driver.execute_query(
+            cypher("erasures_since"), since=since, database_=DATABASE
+        ).records
     return int(rows[0]["erased"]) if rows else 0
 
 
@@ -95,13 +95,28 @@ def _export(driver: Driver, path: Path, progress: Progress) -> tuple[int, int]:
     with os.fdopen(fd, "w", encoding="utf-8") as out, driver.session(database=DATABASE) as s:
         for row in s.run(cypher("compact_export_nodes")):
             ids[row["id"]] = len(ids)
-            out.write(json.dumps({"c": ids[row["id"]], "labels": row["labels"],
-                                  "props": row["props"]}, ensure_ascii=False) + "\n")
+            out.write(
+                json.dumps(
+                    {"c": ids[row["id"]], "labels": row["labels"], "props": row["props"]},
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
         progress(f"read {len(ids):,} nodes")
         rels = 0
         for row in s.run(cypher("compact_export_relationships")):
-            out.write(json.dumps({"a": ids[row["a"]], "b": ids[row["b"]], "type": row["type"],
-                                  "props": row["props"]}, ensure_ascii=False) + "\n")
+            out.write(
+                json.dumps(
+                    {
+                        "a": ids[row["a"]],
+                        "b": ids[row["b"]],
+                        "type": row["type"],
+                        "props": row["props"],
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
             rels += 1
         progress(f"read {rels:,} relationships")
     return len(ids), rels
@@ -128,8 +143,10 @@ def _load(driver: Driver, path: Path, progress: Progress) -> None:
 
     run("compact_load_index")
     run_await(driver)
-    for kind, query in (("nodes", "compact_load_nodes"),
-                        ("relationships", "compact_load_relationships")):
+    for kind, query in (
+        ("nodes", "compact_load_nodes"),
+        ("relationships", "compact_load_relationships"),
+    ):
         done = 0
         for batch in _batches(path, kind):
             run(query, rows=batch)
@@ -148,8 +165,9 @@ def _counts(driver: Driver) -> tuple[int, int]:
     return int(row["nodes"]), int(row["relationships"])
 
 
-def compact(server: LocalNeo4j, *, progress: Progress = lambda _: None,
-            keep_running: bool = True) -> CompactReport:
+def compact(
+    server: LocalNeo4j, *, progress: Progress = lambda _: None, keep_running: bool = True
+) -> CompactReport:
     """Rewrite the server's database; the server runs afterwards iff ``keep_running``."""
     from neo4j import GraphDatabase
 
@@ -185,7 +203,8 @@ def compact(server: LocalNeo4j, *, progress: Progress = lambda _: None,
         if got != expected:
             raise LocalNeo4jError(
                 f"the rewritten database holds {got[0]:,} nodes and {got[1]:,} relationships, "
-                f"expected {expected[0]:,} and {expected[1]:,}; the old database is back")
+                f"expected {expected[0]:,} and {expected[1]:,}; the old database is back"
+            )
     except BaseException:
         server.stop()
         restore_interrupted(server)
@@ -197,5 +216,10 @@ def compact(server: LocalNeo4j, *, progress: Progress = lambda _: None,
     _marker(server).write_text(moment)
     if not keep_running:
         server.stop()
-    return CompactReport(nodes=expected[0], relationships=expected[1], bytes_before=before,
-                         bytes_after=_bytes(stores), seconds=round(time.monotonic() - started, 1))
+    return CompactReport(
+        nodes=expected[0],
+        relationships=expected[1],
+        bytes_before=before,
+        bytes_after=_bytes(stores),
+        seconds=round(time.monotonic() - started, 1),
+    )

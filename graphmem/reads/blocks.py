@@ -94,14 +94,16 @@ class BlockRequest:
                 raise InvalidInputError(f"{name} must be a string, got {type(value).__name__}")
             if len(value) > MAX_REQUEST_CHARS:
                 raise InvalidInputError(
-                    f"{name} has {len(value):,} characters; the limit is {MAX_REQUEST_CHARS:,}")
+                    f"{name} has {len(value):,} characters; the limit is {MAX_REQUEST_CHARS:,}"
+                )
         object.__setattr__(self, "now", _iso(self.now, "now") or utc_now_iso())
         if not isinstance(self.options, BlockOptions):
             raise InvalidInputError("options must be a BlockOptions")
 
 
-def snapshot_tokenizer(records: RecordTable, tokenizer: Tokenizer | str
-                       ) -> Callable[[str], list[str]]:
+def snapshot_tokenizer(
+    records: RecordTable, tokenizer: Tokenizer | str
+) -> Callable[[str], list[str]]:
     """How a snapshot's index reads text: Kiwi morphemes with every stored name as a
     user word, or plain words with Hangul bigrams."""
     if tokenizer == "morphemes":
@@ -111,11 +113,15 @@ def snapshot_tokenizer(records: RecordTable, tokenizer: Tokenizer | str
     return simple_tokens
 
 
-def _field_values(text: str, facts: tuple[tuple[str, str, str], ...],
-                  participants: tuple[str, ...]) -> dict[str, str]:
+def _field_values(
+    text: str, facts: tuple[tuple[str, str, str], ...], participants: tuple[str, ...]
+) -> dict[str, str]:
     """A record's BM25F fields: its text, its facts' subjects, its participants."""
-    return {"body": text, "entity": " ".join(dict.fromkeys(s for s, _, _ in facts)),
-            "participant": " ".join(participants)}
+    return {
+        "body": text,
+        "entity": " ".join(dict.fromkeys(s for s, _, _ in facts)),
+        "participant": " ".join(participants),
+    }
 
 
 def index_fields(records: RecordTable) -> Iterator[dict[str, str]]:
@@ -166,24 +172,33 @@ class BlockSnapshot:
         return text
 
     @classmethod
-    def build(cls, rows: Iterable[ActiveRecord] | RecordTable, watermark: Watermark,
-              tokenizer: Tokenizer = "morphemes", index: BM25F | None = None
-              ) -> BlockSnapshot:
+    def build(
+        cls,
+        rows: Iterable[ActiveRecord] | RecordTable,
+        watermark: Watermark,
+        tokenizer: Tokenizer = "morphemes",
+        index: BM25F | None = None,
+    ) -> BlockSnapshot:
         """The snapshot of ``rows``; ``index`` is their BM25F index when a child process
         built it already."""
         records = rows if isinstance(rows, RecordTable) else RecordTable(rows)
         if index is None:
-            index = BM25F(list(index_fields(records)), FIELD_WEIGHTS,
-                          tokenize=snapshot_tokenizer(records, tokenizer))
+            index = BM25F(
+                list(index_fields(records)),
+                FIELD_WEIGHTS,
+                tokenize=snapshot_tokenizer(records, tokenizer),
+            )
         comention: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         last_seen: dict[str, str] = {}
         entities: dict[str, None] = {}
         by_subject: dict[str, list[int]] = defaultdict(list)
         by_person: dict[str, list[int]] = defaultdict(list)
         people: dict[str, None] = {}
-        for i, (facts, parts, observed, speaker) in enumerate(zip(
-                records.facts, records.participants, records.observed, records.speakers,
-                strict=True)):
+        for i, (facts, parts, observed, speaker) in enumerate(
+            zip(
+                records.facts, records.participants, records.observed, records.speakers, strict=True
+            )
+        ):
             subjects = dict.fromkeys(s for s, _, _ in facts)
             for e in subjects:
                 entities[e] = None
@@ -198,13 +213,22 @@ class BlockSnapshot:
                 by_person[normalize_name(p)].append(i)
         # Tuples, not lists, everywhere a snapshot keeps many: the collector skips them.
         people_index = {k: tuple(v) for k, v in name_index(people).items()}
-        snap = cls(records, index, tuple(entities), {k: dict(v) for k, v in comention.items()},
-                   last_seen, dict(watermark), time.time(),
-                   {k: tuple(v) for k, v in name_index(entities).items()},
-                   {k: tuple(v) for k, v in by_subject.items()}, people_index,
-                   {k: tuple(v) for k, v in by_person.items()},
-                   frozenset(normalize_name(p) for p in people), name_word_set(people_index),
-                   np.asarray(records.pos, dtype=np.int64))
+        snap = cls(
+            records,
+            index,
+            tuple(entities),
+            {k: dict(v) for k, v in comention.items()},
+            last_seen,
+            dict(watermark),
+            time.time(),
+            {k: tuple(v) for k, v in name_index(entities).items()},
+            {k: tuple(v) for k, v in by_subject.items()},
+            people_index,
+            {k: tuple(v) for k, v in by_person.items()},
+            frozenset(normalize_name(p) for p in people),
+            name_word_set(people_index),
+            np.asarray(records.pos, dtype=np.int64),
+        )
         # Namesakes' texts are where the reading gate looks for a cue: read them here, off
         # the request path (a first request about a namesake took 3-4 ms doing it).
         for same_name in people_index.values():
@@ -217,11 +241,18 @@ class BlockSnapshot:
 class BlockServer:
     """Builds blocks for one namespace; owns the snapshot publisher and the fresh worker."""
 
-    def __init__(self, store: Store, namespace: str,
-                 slots: Iterable[SlotSpec] = DEFAULT_SLOTS, poll_interval: float = 0.05,
-                 tokenizer: Tokenizer = "morphemes",
-                 registry: RelationRegistry | None = None, *,
-                 source: SnapshotSource | None = None, builder: Builder = "auto") -> None:
+    def __init__(
+        self,
+        store: Store,
+        namespace: str,
+        slots: Iterable[SlotSpec] = DEFAULT_SLOTS,
+        poll_interval: float = 0.05,
+        tokenizer: Tokenizer = "morphemes",
+        registry: RelationRegistry | None = None,
+        *,
+        source: SnapshotSource | None = None,
+        builder: Builder = "auto",
+    ) -> None:
         """``source`` lets a child process read the namespace (``builder``: ``process``
         always builds there, ``auto`` once a build takes longer than
         ``CHILD_BUILD_SECONDS``, ``thread`` never); without it snapshots build in a
@@ -234,8 +265,9 @@ class BlockServer:
         self.registry = registry or RelationRegistry()
         self.slots = tuple(slots)
         # (name, nouns in both languages, value type): what the slot gate reads requests by.
-        self._slot_nouns = tuple((sp.name, (*sp.nouns_en, *sp.nouns_ko), sp.value_type)
-                                 for sp in self.slots)
+        self._slot_nouns = tuple(
+            (sp.name, (*sp.nouns_en, *sp.nouns_ko), sp.value_type) for sp in self.slots
+        )
         self.tokenizer = tokenizer
         self.poll_interval = poll_interval
         self._snapshot: BlockSnapshot | None = None
@@ -261,14 +293,16 @@ class BlockServer:
                         raise
                     # A child that cannot build (no room in /dev/shm, no interpreter to
                     # start, ...) must not leave blocks stale: build here from now on.
-                    log.warning("the snapshot child process failed; building snapshots in "
-                                "this process from now on", exc_info=True)
+                    log.warning(
+                        "the snapshot child process failed; building snapshots in "
+                        "this process from now on",
+                        exc_info=True,
+                    )
                     self.builder = "thread"
             if built is not None:
                 snap = built
             else:
-                snap = BlockSnapshot.build(self.store.active_view(self.ns), mark,
-                                           self.tokenizer)
+                snap = BlockSnapshot.build(self.store.active_view(self.ns), mark, self.tokenizer)
             self._snapshot = snap  # the one reference swap readers see
             self._build_seconds = time.perf_counter() - t0
         return snap
@@ -277,7 +311,8 @@ class BlockServer:
         if self.source is None or self.builder == "thread" or not ram_folder_available():
             return False
         return self.builder == "process" or (
-            self._snapshot is not None and self._build_seconds > CHILD_BUILD_SECONDS)
+            self._snapshot is not None and self._build_seconds > CHILD_BUILD_SECONDS
+        )
 
     def _build_in_child(self) -> BlockSnapshot:
         assert self.source is not None
@@ -288,12 +323,12 @@ class BlockServer:
         records = unpack_table(arrays["record"])
         tokenize = snapshot_tokenizer(records, self.tokenizer)
         if isinstance(tokenize, KoreanMorphemes) and HANGUL_SYLLABLE.search(
-                " ".join(tokenize.names)):
+            " ".join(tokenize.names)
+        ):
             # Register the names with Kiwi now, not on the first Korean request (a Kiwi
             # rebuild takes about a second); a thread build does it while indexing.
             tokenize("가")
-        index = BM25F.from_arrays(arrays["index"], len(records), FIELD_WEIGHTS,
-                                  tokenize=tokenize)
+        index = BM25F.from_arrays(arrays["index"], len(records), FIELD_WEIGHTS, tokenize=tokenize)
         return BlockSnapshot.build(records, mark, self.tokenizer, index=index)
 
     def start(self) -> None:
@@ -304,8 +339,9 @@ class BlockServer:
             if sys.getswitchinterval() > SWITCH_INTERVAL:
                 sys.setswitchinterval(SWITCH_INTERVAL)
             self.refresh()
-            self._publisher = threading.Thread(target=self._follow, name="graphmem-snapshot",
-                                               daemon=True)
+            self._publisher = threading.Thread(
+                target=self._follow, name="graphmem-snapshot", daemon=True
+            )
             self._publisher.start()
 
     def _follow(self) -> None:
@@ -320,10 +356,11 @@ class BlockServer:
             try:
                 self.refresh()
             except Exception:  # a transient Neo4j error: keep serving the old snapshot
-                log.warning("block snapshot refresh failed; serving the previous snapshot",
-                            exc_info=True)
+                log.warning(
+                    "block snapshot refresh failed; serving the previous snapshot", exc_info=True
+                )
                 failures = min(failures + 1, 10)
-                self._stop.wait(min(30.0, self.poll_interval * 2 ** failures))
+                self._stop.wait(min(30.0, self.poll_interval * 2**failures))
             else:
                 failures = 0
 
@@ -388,22 +425,26 @@ class BlockServer:
         pool = self.store.fresh_candidates(self.ns, terms, RANK_DEPTH)
         return self._compose(req, snap, pool)
 
-    def _rank(self, snap: BlockSnapshot, request: str, partner: str,
-              pool: list[ActiveRecord] | None) -> list[tuple[ActiveRecord, float]]:
+    def _rank(
+        self, snap: BlockSnapshot, request: str, partner: str, pool: list[ActiveRecord] | None
+    ) -> list[tuple[ActiveRecord, float]]:
         """BM25F with the partner's name added to the query; the pool defaults to the
         whole snapshot, a fresh pool is scored with the snapshot's statistics."""
         query = f"{request} {partner}"
         # Identity filtering may drop lines, so keep a generous head of the ranking.
         if pool is None:
-            return [(snap.records[i], s)
-                    for i, s in snap.index.top(query, RANK_DEPTH, snap.positions)]
+            return [
+                (snap.records[i], s) for i, s in snap.index.top(query, RANK_DEPTH, snap.positions)
+            ]
         scored = [(snap.index.score_fields(query, _fields(r)), r) for r in pool]
-        top = heapq.nlargest(RANK_DEPTH, [(s, r) for s, r in scored if s > 0],
-                             key=lambda sr: (sr[0], sr[1].pos))
+        top = heapq.nlargest(
+            RANK_DEPTH, [(s, r) for s, r in scored if s > 0], key=lambda sr: (sr[0], sr[1].pos)
+        )
         return [(r, s) for s, r in top]
 
-    def _compose(self, req: BlockRequest, snap: BlockSnapshot,
-                 pool: list[ActiveRecord] | None) -> Block:
+    def _compose(
+        self, req: BlockRequest, snap: BlockSnapshot, pool: list[ActiveRecord] | None
+    ) -> Block:
         request, partner, now = req.request, req.partner, str(req.now)
         opts = req.options
         identity, gate, k, tau, margin = opts.identity, opts.gate, opts.k, opts.tau, opts.margin
@@ -430,16 +471,19 @@ class BlockServer:
             # The extreme variant: a name means the partner or nobody we know.
             named = {e for es in cands.values() if len(es) > 1 for e in es}
             drop = {normalize_name(e) for e in named if normalize_name(e) != p_norm}
-            ranked = [(r, s) for r, s in ranked
-                      if not ({normalize_name(e) for e in r.entities} & drop)]
+            ranked = [
+                (r, s) for r, s in ranked if not ({normalize_name(e) for e in r.entities} & drop)
+            ]
         elif identity == "participant":
             # LoCoMo's participant filter: only records of conversations with the partner.
-            ranked = [(r, s) for r, s in ranked
-                      if p_norm in {normalize_name(p) for p in r.participants}]
+            ranked = [
+                (r, s) for r, s in ranked if p_norm in {normalize_name(p) for p in r.participants}
+            ]
         elif identity == "posterior" and excluded:
             ex = {normalize_name(e) for e in excluded}
-            ranked = [(r, s) for r, s in ranked
-                      if not ({normalize_name(e) for e in r.entities} & ex)]
+            ranked = [
+                (r, s) for r, s in ranked if not ({normalize_name(e) for e in r.entities} & ex)
+            ]
         if gate == "reading":
             return self._read_gate(req, snap, ranked, posterior, excluded)
         lines = [BlockLine(r, s) for r, s in ranked]
@@ -448,22 +492,44 @@ class BlockServer:
         post_norm = {normalize_name(e): p for e, p in posterior.items()}
         if gate == "slot" and slot is not None:
             want = normalize_relation(slot)
-            ok = any(rel == want and post_norm.get(normalize_name(subj), 0.0) >= tau
-                     for ln in top for subj, rel, _ in ln.record.facts)
+            ok = any(
+                rel == want and post_norm.get(normalize_name(subj), 0.0) >= tau
+                for ln in top
+                for subj, rel, _ in ln.record.facts
+            )
             if not ok:
-                return Block("", [], abstained=True, reason=f"no line states {slot!r}",
-                             slot=slot, posterior=posterior)
+                return Block(
+                    "",
+                    [],
+                    abstained=True,
+                    reason=f"no line states {slot!r}",
+                    slot=slot,
+                    posterior=posterior,
+                )
         elif gate in ("slot", "margin"):
             if not top:
-                return Block("", [], abstained=True, reason="nothing matched", slot=slot,
-                             posterior=posterior)
+                return Block(
+                    "", [], abstained=True, reason="nothing matched", slot=slot, posterior=posterior
+                )
             second = lines[len(top)].score if len(lines) > len(top) else 0.0
             if top[0].score <= 0 or (second and (top[0].score - second) / top[0].score < margin):
-                return Block("", [], abstained=True, reason="no clear winner (margin gate)",
-                             slot=slot, posterior=posterior)
+                return Block(
+                    "",
+                    [],
+                    abstained=True,
+                    reason="no clear winner (margin gate)",
+                    slot=slot,
+                    posterior=posterior,
+                )
         text, kept = render_block(top, k, opts.max_chars)
-        return Block(text, kept, abstained=not kept, slot=slot, posterior=posterior,
-                     reason="" if kept else "nothing matched")
+        return Block(
+            text,
+            kept,
+            abstained=not kept,
+            slot=slot,
+            posterior=posterior,
+            reason="" if kept else "nothing matched",
+        )
 
     def _about(self, relation: str, text: str) -> str:
         """What memory says about a fact: its relation's name, the names declared for
@@ -472,9 +538,14 @@ class BlockServer:
         syns = [k for k, v in self.registry.synonyms.items() if v == rel]
         return " ".join([rel.replace("_", " "), *(x.replace("_", " ") for x in syns), text])
 
-    def _read_gate(self, req: BlockRequest, snap: BlockSnapshot,
-                   ranked: list[tuple[ActiveRecord, float]], posterior: Mapping[str, float],
-                   excluded: set[str]) -> Block:
+    def _read_gate(
+        self,
+        req: BlockRequest,
+        snap: BlockSnapshot,
+        ranked: list[tuple[ActiveRecord, float]],
+        posterior: Mapping[str, float],
+        excluded: set[str],
+    ) -> Block:
         """Serve only lines whose fact answers the request as read: a value of the asked
         type, about the asked topic, of the person asked about (when one is named).
         ``excluded`` are the namesakes the identity posterior did not pick: their facts are
@@ -496,19 +567,29 @@ class BlockServer:
                 if top and list(cue.values()).count(top) == 1:
                     es = [max(cue, key=cue.__getitem__)]
                 else:
-                    post = identity_posterior(es, req.partner, snap.comention,
-                                              snap.last_seen, str(req.now))
+                    post = identity_posterior(
+                        es, req.partner, snap.comention, snap.last_seen, str(req.now)
+                    )
                     posterior.update(post)
                     best = max(post, key=post.__getitem__)
                     if post[best] < max(opts.tau, IDENTITY_CONFIDENCE):
-                        return Block("", [], abstained=True, posterior=posterior,
-                                     reason=f"unclear which of {', '.join(sorted(es))} is "
-                                            "meant")
+                        return Block(
+                            "",
+                            [],
+                            abstained=True,
+                            posterior=posterior,
+                            reason=f"unclear which of {', '.join(sorted(es))} is meant",
+                        )
                     es = [best]
             asked.add(normalize_name(es[0]))
         if not asked and reading.unknown_people:
-            return Block("", [], abstained=True, posterior=posterior,
-                         reason=f"nothing is stored about {reading.unknown_people[0]}")
+            return Block(
+                "",
+                [],
+                abstained=True,
+                posterior=posterior,
+                reason=f"nothing is stored about {reading.unknown_people[0]}",
+            )
         pool: dict[int, float] = {r.pos: s for r, s in ranked}
         records = {r.pos: r for r, _ in ranked}
         for who in asked or {normalize_name(req.partner)}:
@@ -540,8 +621,16 @@ class BlockServer:
             return Block("", [], abstained=True, reason=why, posterior=dict(posterior))
         top = max(m[0] for m in matches)
         # Lines that state the asked thing best come first; ties by the ranking, then newest.
-        lines = [BlockLine(r, s) for c, s, r in sorted(
-            matches, key=lambda m: (m[0], m[1], m[2].pos), reverse=True) if c >= top]
+        lines = [
+            BlockLine(r, s)
+            for c, s, r in sorted(matches, key=lambda m: (m[0], m[1], m[2].pos), reverse=True)
+            if c >= top
+        ]
         text, kept = render_block(lines[: opts.k], opts.k, opts.max_chars)
-        return Block(text, kept, abstained=not kept, posterior=dict(posterior),
-                     reason="" if kept else "nothing matched")
+        return Block(
+            text,
+            kept,
+            abstained=not kept,
+            posterior=dict(posterior),
+            reason="" if kept else "nothing matched",
+        )

@@ -97,10 +97,10 @@ def _cmc(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selec
     edges = sorted(closure.edges, key=lambda e: (e.depth, e.key))
     keys = list(dict.fromkeys(f"{e.subject} / {e.relation}" for e in edges))
     records = [ev for e in edges for ev in e.evidence]
-    ranked = (reader.raw_index(closure.raw_writes).rank(question) if closure.has_unresolved
-              else [])
-    return Selection(closure.anchors, keys, records, fallback=not keys and not ranked,
-                     ranked=ranked)
+    ranked = reader.raw_index(closure.raw_writes).rank(question) if closure.has_unresolved else []
+    return Selection(
+        closure.anchors, keys, records, fallback=not keys and not ranked, ranked=ranked
+    )
 
 
 register_control("cmc", _cmc)
@@ -147,8 +147,10 @@ class EvidenceReader:
             if cached is None or cached[0] != raw_writes:
                 records = self.store.unresolved_records(self.ns)
                 vectors = self.cache.setdefault("raw_vectors", {})
-                cached = (raw_writes, RawRecordIndex(records, embedder=self.embedder,
-                                                     vectors=vectors))
+                cached = (
+                    raw_writes,
+                    RawRecordIndex(records, embedder=self.embedder, vectors=vectors),
+                )
                 self.cache["raw_index"] = cached
             return cached[1]
 
@@ -156,8 +158,10 @@ class EvidenceReader:
         """The names the question may contain, as the store's anchor candidates: as
         written, and for Hangul names the Latin-script entity they render, by sound or
         with a translated head word (the closure keeps the longest match either way)."""
-        out = [Span(f"{self.ns}/{name}", s, e)
-               for name, s, e in candidate_spans(question, self.aliases)]
+        out = [
+            Span(f"{self.ns}/{name}", s, e)
+            for name, s, e in candidate_spans(question, self.aliases)
+        ]
         if HANGUL_SYLLABLE.search(question):
             linker = self.linker()
 
@@ -167,12 +171,20 @@ class EvidenceReader:
                 # Common nouns ("테니스") must sound like the name exactly.
                 return linker.link(text, exact=not proper)
 
-            out += self._linked([(s, e, partial(korean, text, proper))
-                                 for text, s, e, proper in name_runs(question)])
+            out += self._linked(
+                [
+                    (s, e, partial(korean, text, proper))
+                    for text, s, e, proper in name_runs(question)
+                ]
+            )
         elif self.hangul_names():  # the other direction: a Latin name, a Hangul entity
             linker = self.linker()
-            out += self._linked([(s, e, partial(linker.link_latin, text))
-                                 for text, s, e in latin_name_runs(question)])
+            out += self._linked(
+                [
+                    (s, e, partial(linker.link_latin, text))
+                    for text, s, e in latin_name_runs(question)
+                ]
+            )
         return out
 
     def _linked(self, runs: list[tuple[int, int, Callable[[], Link | None]]]) -> list[Span]:
@@ -217,8 +229,12 @@ class EvidenceReader:
             try:
                 fresh = build()
             except Exception:  # the store is down or closed: keep the old one a while
-                log.warning("rebuilding the %s of %s failed; keeping the old one", name,
-                            self.ns, exc_info=True)
+                log.warning(
+                    "rebuilding the %s of %s failed; keeping the old one",
+                    name,
+                    self.ns,
+                    exc_info=True,
+                )
                 fresh = self.cache[name][1]
             with self._kept_lock:
                 added = self._refreshing.pop(name)
@@ -238,8 +254,9 @@ class EvidenceReader:
         added as they are written (``names_added``), and it is rebuilt in the background
         after LINKER_TTL."""
         linker: CrossScriptLinker = self._kept(
-            "linker", lambda: CrossScriptLinker(self.store.entity_names(self.ns),
-                                                key=normalize_name))
+            "linker",
+            lambda: CrossScriptLinker(self.store.entity_names(self.ns), key=normalize_name),
+        )
         return linker
 
     def names_added(self, names: set[str]) -> None:
@@ -271,8 +288,9 @@ class EvidenceReader:
                 return out
             before = rows[-1].pos
 
-    def evidence(self, question: str, hops: int = 5, budget_chars: int = 60_000,
-                 control: str = "cmc") -> Evidence:
+    def evidence(
+        self, question: str, hops: int = 5, budget_chars: int = 60_000, control: str = "cmc"
+    ) -> Evidence:
         if not isinstance(question, str) or not question.strip():
             raise InvalidInputError("question must be a non-empty string")
         if len(question) > MAX_QUESTION_CHARS:
@@ -281,11 +299,15 @@ class EvidenceReader:
             )
         if isinstance(hops, bool) or not isinstance(hops, int) or not 1 <= hops <= MAX_HOPS:
             raise InvalidInputError(f"hops must be an integer from 1 to {MAX_HOPS}, got {hops!r}")
-        if (isinstance(budget_chars, bool) or not isinstance(budget_chars, int)
-                or not MIN_BUDGET_CHARS <= budget_chars <= MAX_BUDGET_CHARS):
+        if (
+            isinstance(budget_chars, bool)
+            or not isinstance(budget_chars, int)
+            or not MIN_BUDGET_CHARS <= budget_chars <= MAX_BUDGET_CHARS
+        ):
             raise InvalidInputError(
                 f"budget_chars must be an integer from {MIN_BUDGET_CHARS} to "
-                f"{MAX_BUDGET_CHARS:,}, got {budget_chars!r}")
+                f"{MAX_BUDGET_CHARS:,}, got {budget_chars!r}"
+            )
         chosen = _CONTROLS.get(control)
         if chosen is None:
             raise InvalidInputError(f"unknown control {control!r}; choose from {control_names()}")
@@ -296,7 +318,13 @@ class EvidenceReader:
         else:
             text, kept, truncated = render_selected(sel.records, sel.ranked, budget_chars)
         return Evidence(
-            text=text, records=kept, anchors=sel.anchors, keys=sel.keys, fallback=sel.fallback,
-            control=control, hops=hops, truncated=truncated,
+            text=text,
+            records=kept,
+            anchors=sel.anchors,
+            keys=sel.keys,
+            fallback=sel.fallback,
+            control=control,
+            hops=hops,
+            truncated=truncated,
             stats={"ms": (time.perf_counter() - t0) * 1000},
         )

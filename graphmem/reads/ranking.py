@@ -94,16 +94,20 @@ class BM25F:
     terms with array operations, never a Python loop per posting.
     """
 
-    def __init__(self, docs: Sequence[Mapping[str, str]], weights: Mapping[str, float],
-                 k1: float = 1.2, b: float = 0.75,
-                 tokenize: Callable[[str], list[str]] = simple_tokens) -> None:
+    def __init__(
+        self,
+        docs: Sequence[Mapping[str, str]],
+        weights: Mapping[str, float],
+        k1: float = 1.2,
+        b: float = 0.75,
+        tokenize: Callable[[str], list[str]] = simple_tokens,
+    ) -> None:
         self.k1, self.b, self.weights, self.tokenize = k1, b, dict(weights), tokenize
         fields = list(self.weights)
         self.vocab: dict[str, int] = {}
         # One entry per (term, document, field): built in flat arrays, so a build leaves
         # no per-document Python objects behind for the garbage collector to scan.
-        term_ids, doc_ids, field_ids, counts = (array("q"), array("q"), array("b"),
-                                                array("d"))
+        term_ids, doc_ids, field_ids, counts = (array("q"), array("q"), array("b"), array("d"))
         lengths = np.zeros((len(docs), len(fields)), dtype=np.float64)
         for i, d in enumerate(docs):
             for f, name in enumerate(fields):
@@ -147,15 +151,25 @@ class BM25F:
         """The index as flat arrays (``from_arrays`` reads them back): what a child
         process that built it hands to the serving one."""
         terms = [t.encode("utf-8") for t in self.vocab]  # in row order
-        return {"indptr": self._indptr, "docs": self._docs, "contrib": self._contrib,
-                "avg": np.array([self.avg[f] for f in self.weights], dtype=np.float64),
-                "terms": np.frombuffer(b"".join(terms), dtype=np.uint8),
-                "term_ends": np.cumsum([len(t) for t in terms], dtype=np.int64)}
+        return {
+            "indptr": self._indptr,
+            "docs": self._docs,
+            "contrib": self._contrib,
+            "avg": np.array([self.avg[f] for f in self.weights], dtype=np.float64),
+            "terms": np.frombuffer(b"".join(terms), dtype=np.uint8),
+            "term_ends": np.cumsum([len(t) for t in terms], dtype=np.int64),
+        }
 
     @classmethod
-    def from_arrays(cls, arrays: Mapping[str, np.ndarray], n: int,
-                    weights: Mapping[str, float], k1: float = 1.2, b: float = 0.75,
-                    tokenize: Callable[[str], list[str]] = simple_tokens) -> BM25F:
+    def from_arrays(
+        cls,
+        arrays: Mapping[str, np.ndarray],
+        n: int,
+        weights: Mapping[str, float],
+        k1: float = 1.2,
+        b: float = 0.75,
+        tokenize: Callable[[str], list[str]] = simple_tokens,
+    ) -> BM25F:
         self = cls.__new__(cls)
         self.k1, self.b, self.weights, self.tokenize = k1, b, dict(weights), tokenize
         self.n = n
@@ -238,8 +252,9 @@ class BM25F:
         ids, scores = self.matches(query)
         return dict(zip(ids.tolist(), scores.tolist(), strict=True))
 
-    def top(self, query: str, depth: int, order: np.ndarray | None = None
-            ) -> list[tuple[int, float]]:
+    def top(
+        self, query: str, depth: int, order: np.ndarray | None = None
+    ) -> list[tuple[int, float]]:
         """The ``depth`` best (document, score) pairs, best first; ties go to the larger
         ``order`` value (the document id when none is given)."""
         rows = self._query_rows(query)
@@ -248,8 +263,9 @@ class BM25F:
         spans = [(self._indptr[t], self._indptr[t + 1]) for t in rows]
         ids = np.concatenate([self._docs[a:z] for a, z in spans])
         # A document once per term it shares with the query.
-        scores = (self._contrib[spans[0][0]:spans[0][1]] if len(rows) == 1
-                  else self._summed(spans, ids))
+        scores = (
+            self._contrib[spans[0][0] : spans[0][1]] if len(rows) == 1 else self._summed(spans, ids)
+        )
         # Every contribution is positive (idf > 0, wtf > 0): no zero scores to drop.
         # A document appears at most once per row, so the best depth * rows entries hold
         # the best ``depth`` documents; everything tied with the cut stays.
@@ -266,16 +282,59 @@ class BM25F:
 
     def score_fields(self, query: str, fields: Mapping[str, str]) -> float:
         """Score a document outside the index with the index's statistics (fresh reads)."""
-        wtf = self._wtf({f: Counter(self.tokenize(fields.get(f, "") or ""))
-                         for f in self.weights})
-        return sum(self.idf(t) * wtf[t] / (self.k1 + wtf[t])
-                   for t in self.query_terms(query) if t in wtf)
+        wtf = self._wtf({f: Counter(self.tokenize(fields.get(f, "") or "")) for f in self.weights})
+        return sum(
+            self.idf(t) * wtf[t] / (self.k1 + wtf[t]) for t in self.query_terms(query) if t in wtf
+        )
 
 
 # Function words that carry no identity or slot: dropped from queries (not from indexes).
-STOPWORDS = frozenset({
-    "a", "an", "the", "is", "are", "was", "were", "be", "been", "at", "in", "on", "of", "to",
-    "for", "with", "and", "or", "by", "from", "as", "it", "its", "this", "that", "these",
-    "those", "what", "when", "where", "which", "who", "whom", "how", "do", "does", "did",
-    "about", "into", "my", "your", "our", "their", "his", "her",
-})
+STOPWORDS = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "at",
+        "in",
+        "on",
+        "of",
+        "to",
+        "for",
+        "with",
+        "and",
+        "or",
+        "by",
+        "from",
+        "as",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "how",
+        "do",
+        "does",
+        "did",
+        "about",
+        "into",
+        "my",
+        "your",
+        "our",
+        "their",
+        "his",
+        "her",
+    }
+)

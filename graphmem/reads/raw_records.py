@@ -31,8 +31,20 @@ __all__ = ["RankingWeights", "RawRecordIndex"]
 
 log = logging.getLogger("graphmem.evidence")
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
-           "september", "october", "november", "december")
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 _WORD = re.compile(r"[\w'’]+", re.UNICODE)
 
 
@@ -63,10 +75,13 @@ def _date_words(observed_at: str | None) -> str:
 class RawRecordIndex:
     """An immutable index of a namespace's raw records; build a new one when they change."""
 
-    def __init__(self, records: Sequence[EvidenceRecord],
-                 weights: RankingWeights = RankingWeights(),
-                 embedder: Embedder | None = None,
-                 vectors: dict[tuple[int, str], list[float]] | None = None) -> None:
+    def __init__(
+        self,
+        records: Sequence[EvidenceRecord],
+        weights: RankingWeights = RankingWeights(),
+        embedder: Embedder | None = None,
+        vectors: dict[tuple[int, str], list[float]] | None = None,
+    ) -> None:
         """``embedder`` adds a dense ranking, fused with the lexical one; ``vectors`` caches
         record embeddings across rebuilds (keyed by position and id), so a new record costs
         one embedding, not the namespace's."""
@@ -82,32 +97,39 @@ class RawRecordIndex:
             tokenize = KoreanMorphemes(speakers)
         self.tokenize = tokenize
         self.index = BM25F(
-            [{"text": r.text, "speaker": r.speaker or "", "date": _date_words(r.observed_at)}
-             for r in self.records],
+            [
+                {"text": r.text, "speaker": r.speaker or "", "date": _date_words(r.observed_at)}
+                for r in self.records
+            ],
             {"text": weights.text, "speaker": weights.speaker, "date": weights.date},
-            tokenize=tokenize)
+            tokenize=tokenize,
+        )
         # A speaker is named by any word of their name ("Caroline", "Minjun Kim" -> kim).
         self._speaker_words = {s: {w.casefold() for w in _WORD.findall(s)} for s in speakers}
-        self._session: dict[int, str | None] = {r.pos: (r.observed_at or "")[:16]
-                                                for r in self.records}
+        self._session: dict[int, str | None] = {
+            r.pos: (r.observed_at or "")[:16] for r in self.records
+        }
         self._at = {r.pos: i for i, r in enumerate(self.records)}
 
     def __len__(self) -> int:
         return len(self.records)
 
-    def _embed_records(self, embedder: Embedder,
-                       vectors: dict[tuple[int, str], list[float]]) -> np.ndarray | None:
+    def _embed_records(
+        self, embedder: Embedder, vectors: dict[tuple[int, str], list[float]]
+    ) -> np.ndarray | None:
         keys = [(r.pos, str(r.id)) for r in self.records]
         missing = [i for i, k in enumerate(keys) if k not in vectors]
         try:
             for start in range(0, len(missing), 256):
-                chunk = missing[start:start + 256]
-                for i, vec in zip(chunk, embedder.embed([self.records[i].text for i in chunk]),
-                                  strict=True):
+                chunk = missing[start : start + 256]
+                for i, vec in zip(
+                    chunk, embedder.embed([self.records[i].text for i in chunk]), strict=True
+                ):
                     vectors[keys[i]] = vec
         except GraphmemError:  # no embeddings now: rank lexically, try again next rebuild
-            log.warning("embedding raw records failed; evidence ranks them lexically",
-                        exc_info=True)
+            log.warning(
+                "embedding raw records failed; evidence ranks them lexically", exc_info=True
+            )
             return None
         current = set(keys)
         for gone in [k for k in vectors if k not in current]:  # erased: keep nothing of it
@@ -123,8 +145,7 @@ class RawRecordIndex:
         try:
             (vec,) = self.embedder.embed([question])
         except GraphmemError:
-            log.warning("embedding a question failed; evidence ranks lexically",
-                        exc_info=True)
+            log.warning("embedding a question failed; evidence ranks lexically", exc_info=True)
             return []
         q = np.asarray(vec, dtype=np.float32)
         norm = float(np.linalg.norm(q))

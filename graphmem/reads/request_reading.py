@@ -22,47 +22,75 @@ from graphmem.language.korean import noun_compounds
 from graphmem.language.text import has_hangul, particle_stems
 from graphmem.reads.ranking import stemmed_tokens
 
-__all__ = ["AnswerType", "FactMatch", "RequestReading", "match_fact", "name_word_set",
-           "read_request", "value_type"]
+__all__ = [
+    "AnswerType",
+    "FactMatch",
+    "RequestReading",
+    "match_fact",
+    "name_word_set",
+    "read_request",
+    "value_type",
+]
 
 AnswerType = str  # time, date, datetime, place, money, person, quantity, duration, text
 
 # Question cues -> the value types that answer them. Checked in order; the first family
 # that matches decides (a "how long" is a duration, not a "how").
 _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
-    (re.compile(p, re.I), frozenset(t)) for p, t in (
-        (r"\bhow\s+long\b|얼마나\s*(?:걸|오래|있|계시|머물|머무|지내)|며칠\s*(?:동안|걸)|몇\s*(?:시간|분|주|달|개월|년)\s*"
-         r"(?:동안|걸|짜리|이나)|기간", {"duration"}),
-        (r"\bwhat\s+time\b|\bwhat\s+hour\b|\bwhich\s+time\b|몇\s*시(?!간)|몇시(?!간)|시간이?\s*(?:언제|몇)",
-         {"time", "datetime"}),
+    (re.compile(p, re.I), frozenset(t))
+    for p, t in (
+        (
+            r"\bhow\s+long\b|얼마나\s*(?:걸|오래|있|계시|머물|머무|지내)|며칠\s*(?:동안|걸)|몇\s*(?:시간|분|주|달|개월|년)\s*"
+            r"(?:동안|걸|짜리|이나)|기간",
+            {"duration"},
+        ),
+        (
+            r"\bwhat\s+time\b|\bwhat\s+hour\b|\bwhich\s+time\b|몇\s*시(?!간)|몇시(?!간)|시간이?\s*(?:언제|몇)",
+            {"time", "datetime"},
+        ),
         (r"며칠", {"date", "datetime", "duration"}),
-        (r"\b(?:what|which)\s+(?:day|date)\b|\bwhat\s+day\b|몇\s*(?:월|일)(?!\s*동안)|무슨\s*요일|"
-         r"날짜|\bwhat\s+weekday\b", {"date", "datetime"}),
-        (r"\bwhen\b|\bwhen'?s\b|언제|\bby\s+when\b|\bwhat'?s\s+the\s+(?:date|day)\b",
-         {"time", "date", "datetime"}),
-        (r"\bhow\s+much\b|\bcost\b|\bprice\b|\bhow\s+expensive\b|얼마|가격|비용|금액",
-         {"money", "quantity"}),
+        (
+            r"\b(?:what|which)\s+(?:day|date)\b|\bwhat\s+day\b|몇\s*(?:월|일)(?!\s*동안)|무슨\s*요일|"
+            r"날짜|\bwhat\s+weekday\b",
+            {"date", "datetime"},
+        ),
+        (
+            r"\bwhen\b|\bwhen'?s\b|언제|\bby\s+when\b|\bwhat'?s\s+the\s+(?:date|day)\b",
+            {"time", "date", "datetime"},
+        ),
+        (
+            r"\bhow\s+much\b|\bcost\b|\bprice\b|\bhow\s+expensive\b|얼마|가격|비용|금액",
+            {"money", "quantity"},
+        ),
         (r"몇\s*호", {"quantity", "place"}),
-        (r"\bhow\s+many\b|몇\s*(?:명|개|번|장|병|권|마리|잔|층|살|대|박|군데|곳)|몇\s*(?:인분)",
-         {"quantity"}),
+        (
+            r"\bhow\s+many\b|몇\s*(?:명|개|번|장|병|권|마리|잔|층|살|대|박|군데|곳)|몇\s*(?:인분)",
+            {"quantity"},
+        ),
         (r"\bwho\b|\bwhom\b|\bwho'?s\b|\bwith\s+who\b|누구|누가|누굴|누군", {"person"}),
-        (r"\bwhere\b|\bwhere'?s\b|\bwhich\s+(?:room|place|venue|address|floor|building|spot|"
-         r"restaurant|cafe|hotel|office|location)\b|\bwhat\s+(?:room|address|place|venue|"
-         r"location)\b|어디|어느\s*(?:방|곳|장소|건물|층|식당|카페)|장소|주소|위치",
-         {"place"}),
+        (
+            r"\bwhere\b|\bwhere'?s\b|\bwhich\s+(?:room|place|venue|address|floor|building|spot|"
+            r"restaurant|cafe|hotel|office|location)\b|\bwhat\s+(?:room|address|place|venue|"
+            r"location)\b|어디|어느\s*(?:방|곳|장소|건물|층|식당|카페)|장소|주소|위치",
+            {"place"},
+        ),
         # An unfinished statement the reply will complete: "the sync is in" → a place,
         # "the standup is at" → a time.
         (r"\b(?:is|are|was|were)\s+(?:in|on\s+floor)\s*[.…]*\s*$", {"place"}),
         (r"\b(?:is|are|was|were)\s+at\s*[.…]*\s*$", {"time", "datetime"}),
-    ))
+    )
+)
 # Asking whether a value changed, or still holds: the answer is the current value.
 _CHANGE = re.compile(
     r"\bstill\b|\bchang(?:e|ed|ing)\b|\bmov(?:e|ed)\b|\bpush(?:ed)?\b|\bresched|\bswitch|"
     r"\bupdat|\bany\s+news\b|\bnow\b|바뀌|바꼈|바꿨|변경|옮|미뤄|미뤘|연기|그대로|아직|여전히|이제",
-    re.I)
+    re.I,
+)
 
 _EN_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _KO_WORD = re.compile(r"[가-힣0-9a-z]+")
+
+
 # Words that ask rather than say what about: question words, auxiliaries, generic verbs,
 # pronouns, fillers and chat abbreviations.
 def _wordlist(text: str) -> frozenset[str]:
@@ -92,7 +120,8 @@ _KO_STOP = _wordlist("""
 """)
 _NUMBER_WORDS = _wordlist(
     "one two three four five six seven eight nine ten first second third fourth fifth "
-    "last 1st 2nd 3rd 4th 5th 일 이 삼 사 오 첫 첫째 둘째 셋째 1차 2차 3차")
+    "last 1st 2nd 3rd 4th 5th 일 이 삼 사 오 첫 첫째 둘째 셋째 1차 2차 3차"
+)
 
 
 @dataclass(frozen=True)
@@ -115,7 +144,8 @@ _TASK = re.compile(
     r"^\W*(?:(?:hey|hi|ok|okay|pls|please|can you|could you)\W+)*(?:write|draft|compose|"
     r"recommend|suggest|give me|translate|summari[sz]e|brainstorm|explain|generate|plan|"
     r"make me|list)\b|(?:추천|써|작성|번역|요약|만들어|짜)\s*(?:해)?\s*(?:줘|주세요|줄래|줄 수)",
-    re.I)
+    re.I,
+)
 MIN_COVERAGE = 0.0
 
 
@@ -137,10 +167,14 @@ def _normal(word: str) -> str:
 
 # A capitalized word used as a person: a possessive ("Priya's fee") or after a word that
 # takes a person ("with Priya", "ask Priya").
-_PERSONISH = re.compile(r"\b([A-Z][a-z]{1,20})(?='s\b|’s\b)|"
-                        r"\b(?:with|ask|tell|call|text|ping)\s+([A-Z][a-z]{1,20})\b")
-_AUX = _wordlist("do does did can could will would should shall may might must is are am "
-                 "was were to gonna wanna i'm we're you're they're he's she's")
+_PERSONISH = re.compile(
+    r"\b([A-Z][a-z]{1,20})(?='s\b|’s\b)|"
+    r"\b(?:with|ask|tell|call|text|ping)\s+([A-Z][a-z]{1,20})\b"
+)
+_AUX = _wordlist(
+    "do does did can could will would should shall may might must is are am "
+    "was were to gonna wanna i'm we're you're they're he's she's"
+)
 _SUBJECTS = _wordlist("i we you he she they it u")
 _BE = _wordlist("is are am was were i'm we're you're they're he's she's")
 
@@ -211,24 +245,48 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
         topic.append(n)
     change = bool(_CHANGE.search(request))
     task = bool(_TASK.search(request)) and not asked
-    unknown = tuple(name for m in _PERSONISH.finditer(request)
-                    for name in (m.group(1) or m.group(2),)
-                    if name.casefold() not in name_words and request.find(name) > 0)
-    return RequestReading(asked, change, tuple(dict.fromkeys(topic)),
-                          tuple(dict.fromkeys(numbers)), task, unknown)
+    unknown = tuple(
+        name
+        for m in _PERSONISH.finditer(request)
+        for name in (m.group(1) or m.group(2),)
+        if name.casefold() not in name_words and request.find(name) > 0
+    )
+    return RequestReading(
+        asked, change, tuple(dict.fromkeys(topic)), tuple(dict.fromkeys(numbers)), task, unknown
+    )
 
 
 # -- stored values ------------------------------------------------------------------------
-_DECLARED = {"time": "time", "date": "date", "room": "place", "money": "money",
-             "rate": "money", "duration": "duration", "count": "quantity", "phone": "text",
-             "email": "text", "url": "text"}
-_KIND = {"time": "time", "bare_time": "time", "date": "date", "room": "place",
-         "money": "money", "rate": "money", "duration": "duration", "count": "quantity",
-         "number": "quantity"}
+_DECLARED = {
+    "time": "time",
+    "date": "date",
+    "room": "place",
+    "money": "money",
+    "rate": "money",
+    "duration": "duration",
+    "count": "quantity",
+    "phone": "text",
+    "email": "text",
+    "url": "text",
+}
+_KIND = {
+    "time": "time",
+    "bare_time": "time",
+    "date": "date",
+    "room": "place",
+    "money": "money",
+    "rate": "money",
+    "duration": "duration",
+    "count": "quantity",
+    "number": "quantity",
+}
 
 
-_WEEKDAY = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|[월화수목금토일]요일|매주|"
-                      r"weekday|weekend|주말|평일", re.I)
+_WEEKDAY = re.compile(
+    r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|[월화수목금토일]요일|매주|"
+    r"weekday|weekend|주말|평일",
+    re.I,
+)
 
 
 @lru_cache(maxsize=65536)
@@ -287,7 +345,7 @@ def _found(word: str, text: str, words: frozenset[str]) -> bool:
     if has_hangul(word):
         if word in text:
             return True
-        grams = {word[i:i + 2] for i in range(len(word) - 1)}
+        grams = {word[i : i + 2] for i in range(len(word) - 1)}
         return bool(grams) and len(grams & _bigrams(text)) / len(grams) >= 0.6
     return False
 
@@ -295,7 +353,7 @@ def _found(word: str, text: str, words: frozenset[str]) -> bool:
 @lru_cache(maxsize=65536)
 def _bigrams(text: str) -> frozenset[str]:
     text = re.sub(r"\s+", "", text)  # "촬영 비용" holds 촬영비 too
-    return frozenset(text[i:i + 2] for i in range(len(text) - 1))
+    return frozenset(text[i : i + 2] for i in range(len(text) - 1))
 
 
 @lru_cache(maxsize=65536)
@@ -309,8 +367,9 @@ _DIGIT = re.compile(r"\d")
 _NAMEISH = re.compile(r"^(?:[A-Z][a-z'’.-]+(?:\s+[A-Z][a-z'’.-]+){0,2}|[가-힣]{2,4})$")
 
 
-def match_fact(reading: RequestReading, vtype: AnswerType, about: str,
-               value: str = "") -> FactMatch:
+def match_fact(
+    reading: RequestReading, vtype: AnswerType, about: str, value: str = ""
+) -> FactMatch:
     """Whether a fact of type ``vtype`` answers the reading; ``about`` is what memory says
     about the fact (relation name, its synonyms, the record's text)."""
     if reading.task:
@@ -328,8 +387,9 @@ def match_fact(reading: RequestReading, vtype: AnswerType, about: str,
         if missing:
             return FactMatch(False, 0.0, f"says nothing of {missing[0]!r}")
     if not reading.topic:
-        return FactMatch(bool(reading.asked), 0.0,
-                         "" if reading.asked else "asks nothing memory states")
+        return FactMatch(
+            bool(reading.asked), 0.0, "" if reading.asked else "asks nothing memory states"
+        )
     hits = sum(_found(w, text, words) for w in reading.topic)
     coverage = hits / len(reading.topic)
     if hits == 0 or coverage < MIN_COVERAGE:

@@ -29,8 +29,15 @@ import numpy as np
 
 from graphmem.domain.block import ActiveRecord, RecordTable
 
-__all__ = ["ChildBuilder", "SnapshotSource", "build_in_child", "load_arrays", "pack_records",
-           "unpack_records", "unpack_table"]
+__all__ = [
+    "ChildBuilder",
+    "SnapshotSource",
+    "build_in_child",
+    "load_arrays",
+    "pack_records",
+    "unpack_records",
+    "unpack_table",
+]
 
 _FACT_COLUMNS = ("subject", "relation", "value")
 
@@ -53,8 +60,10 @@ class SnapshotSource:
 def _strings(values: Sequence[str]) -> dict[str, np.ndarray]:
     data = [v.encode("utf-8") for v in values]
     ends = np.cumsum([len(d) for d in data], dtype=np.int64)
-    return {"blob": np.frombuffer(b"".join(data), dtype=np.uint8),
-            "ends": ends if len(ends) else np.zeros(0, dtype=np.int64)}
+    return {
+        "blob": np.frombuffer(b"".join(data), dtype=np.uint8),
+        "ends": ends if len(ends) else np.zeros(0, dtype=np.int64),
+    }
 
 
 def pack_records(records: Sequence[ActiveRecord]) -> dict[str, np.ndarray]:
@@ -63,14 +72,16 @@ def pack_records(records: Sequence[ActiveRecord]) -> dict[str, np.ndarray]:
     cols: dict[str, np.ndarray] = {
         "pos": np.fromiter((r.pos for r in records), dtype=np.int64, count=len(records)),
         "keyed": np.fromiter((r.keyed for r in records), dtype=bool, count=len(records)),
-        "has_observed": np.fromiter((r.observed_at is not None for r in records), dtype=bool,
-                                    count=len(records)),
-        "has_speaker": np.fromiter((r.speaker is not None for r in records), dtype=bool,
-                                   count=len(records)),
-        "n_participants": np.fromiter((len(r.participants) for r in records), dtype=np.int32,
-                                      count=len(records)),
-        "n_facts": np.fromiter((len(r.facts) for r in records), dtype=np.int32,
-                               count=len(records)),
+        "has_observed": np.fromiter(
+            (r.observed_at is not None for r in records), dtype=bool, count=len(records)
+        ),
+        "has_speaker": np.fromiter(
+            (r.speaker is not None for r in records), dtype=bool, count=len(records)
+        ),
+        "n_participants": np.fromiter(
+            (len(r.participants) for r in records), dtype=np.int32, count=len(records)
+        ),
+        "n_facts": np.fromiter((len(r.facts) for r in records), dtype=np.int32, count=len(records)),
     }
     columns: dict[str, list[str]] = {
         "text": [r.text for r in records],
@@ -98,7 +109,7 @@ class _Reader:
 
     def take(self) -> str:
         end = self.ends[self.i]
-        out = str(self.blob[self.start:end], "utf-8")
+        out = str(self.blob[self.start : end], "utf-8")
         self.i += 1
         self.start = end
         return out
@@ -112,15 +123,19 @@ def unpack_records(cols: dict[str, np.ndarray]) -> Iterator[ActiveRecord]:
 def unpack_table(cols: dict[str, np.ndarray]) -> RecordTable:
     """The records ``pack_records`` packed, as the columns a snapshot keeps. A plain
     Python loop: the thread running it gives way to readers at every switch interval."""
-    text, rid, obs, spk, part = (_Reader(cols, n) for n in
-                                 ("text", "record_id", "observed_at", "speaker",
-                                  "participants"))
+    text, rid, obs, spk, part = (
+        _Reader(cols, n) for n in ("text", "record_id", "observed_at", "speaker", "participants")
+    )
     facts = [_Reader(cols, n) for n in _FACT_COLUMNS]
     s, r, v = facts
     ids, texts, observed, speakers, participants, fact_rows = [], [], [], [], [], []
     for has_obs, has_spk, n_p, n_f in zip(
-            cols["has_observed"].tolist(), cols["has_speaker"].tolist(),
-            cols["n_participants"].tolist(), cols["n_facts"].tolist(), strict=True):
+        cols["has_observed"].tolist(),
+        cols["has_speaker"].tolist(),
+        cols["n_participants"].tolist(),
+        cols["n_facts"].tolist(),
+        strict=True,
+    ):
         texts.append(text.take())
         ids.append(rid.take())
         o, sp = obs.take(), spk.take()
@@ -128,8 +143,16 @@ def unpack_table(cols: dict[str, np.ndarray]) -> RecordTable:
         speakers.append(sp if has_spk else None)
         participants.append(tuple(part.take() for _ in range(n_p)))
         fact_rows.append(tuple((s.take(), r.take(), v.take()) for _ in range(n_f)))
-    return RecordTable.from_columns(cols["pos"].tolist(), ids, texts, observed, speakers,
-                                    participants, fact_rows, cols["keyed"].tolist())
+    return RecordTable.from_columns(
+        cols["pos"].tolist(),
+        ids,
+        texts,
+        observed,
+        speakers,
+        participants,
+        fact_rows,
+        cols["keyed"].tolist(),
+    )
 
 
 _SHM = "/dev/shm"
@@ -156,7 +179,7 @@ def _remove_orphans() -> None:
         return
     for path in Path(_SHM).glob(f"{_PREFIX}*"):
         try:
-            pid = int(path.name[len(_PREFIX):].split("-", 1)[0])
+            pid = int(path.name[len(_PREFIX) :].split("-", 1)[0])
             os.kill(pid, 0)
         except ProcessLookupError:
             shutil.rmtree(path, ignore_errors=True)
@@ -177,8 +200,11 @@ def build_in_child(source: SnapshotSource) -> tuple[dict[str, int], str]:
     mark = dict(store.watermark(source.namespace))
     # One copy of the records, as columns: the driver's list is dropped at once.
     table = RecordTable(store.active_view(source.namespace))
-    index = BM25F(list(index_fields(table)), FIELD_WEIGHTS,
-                  tokenize=snapshot_tokenizer(table, source.tokenizer))
+    index = BM25F(
+        list(index_fields(table)),
+        FIELD_WEIGHTS,
+        tokenize=snapshot_tokenizer(table, source.tokenizer),
+    )
     arrays = {f"record.{k}": v for k, v in pack_records(table).items()}
     arrays.update({f"index.{k}": v for k, v in index.arrays().items()})
     folder = _scratch_dir()
@@ -198,10 +224,13 @@ def _child_store(source: SnapshotSource, store_cls: Any, sealer_for: Any) -> Any
     """One driver per source for the child's lifetime (it builds again and again)."""
     store = _STORES.get(source)
     if store is None:
-        store = store_cls.connect(source.uri, auth=source.auth, database=source.database,
-                                  timeout=source.timeout,
-                                  sealer=sealer_for(source.seal_text, source.key_store,
-                                                    source.record_id_secret))
+        store = store_cls.connect(
+            source.uri,
+            auth=source.auth,
+            database=source.database,
+            timeout=source.timeout,
+            sealer=sealer_for(source.seal_text, source.key_store, source.record_id_secret),
+        )
         _STORES[source] = store
     return store
 
@@ -214,8 +243,7 @@ def load_arrays(folder: str) -> dict[str, dict[str, np.ndarray]]:
         for path in Path(folder).glob("*.npy"):
             group, name = path.stem.split(".", 1)
             big = path.stat().st_size > 1 << 20  # an empty array cannot be mapped
-            out[group][name] = np.load(path, mmap_mode="r" if big else None,
-                                       allow_pickle=False)
+            out[group][name] = np.load(path, mmap_mode="r" if big else None, allow_pickle=False)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return out
@@ -265,13 +293,14 @@ class ChildBuilder:
                 _remove_orphans()
                 proc = self._proc = subprocess.Popen(
                     [sys.executable, "-m", "graphmem.reads.snapshot_build"],
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                )
             assert proc.stdin is not None and proc.stdout is not None
             try:
                 _send(proc.stdin, source)
                 ok, payload = _receive(proc.stdout)
-            except (EOFError, OSError, ValueError, MemoryError, pickle.UnpicklingError
-                    ) as exc:
+            except (EOFError, OSError, ValueError, MemoryError, pickle.UnpicklingError) as exc:
                 self._kill(proc)
                 raise SnapshotBuildError(f"the snapshot builder stopped: {exc}") from exc
         if not ok:

@@ -126,18 +126,27 @@ class ProblemException(Exception):
     ``headers`` go on the response (e.g. ``Retry-After``).
     """
 
-    def __init__(self, kind: ProblemKind, detail: str,
-                 headers: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, kind: ProblemKind, detail: str, headers: Mapping[str, str] | None = None
+    ) -> None:
         super().__init__(detail)
         self.kind, self.detail, self.headers = kind, detail, dict(headers or {})
 
 
-def problem_body(status: int, detail: str | None, *, type_: str = "about:blank",
-                 title: str | None = None, instance: str | None = None,
-                 **extra: Any) -> dict[str, Any]:
+def problem_body(
+    status: int,
+    detail: str | None,
+    *,
+    type_: str = "about:blank",
+    title: str | None = None,
+    instance: str | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
     """RFC 7807 problem JSON: ``type``, ``title``, ``status``, ``detail`` (and more)."""
     body: dict[str, Any] = {
-        "type": type_, "title": title or HTTPStatus(status).phrase, "status": status,
+        "type": type_,
+        "title": title or HTTPStatus(status).phrase,
+        "status": status,
         "detail": detail,
     }
     if instance:
@@ -154,8 +163,7 @@ def problem_for(exc: BaseException, instance: str | None = None) -> dict[str, An
         kind, detail = problem_kind(exc), str(exc)
     else:
         return problem_body(500, UNEXPECTED, instance=instance)
-    return problem_body(kind.status, detail, type_=kind.type, title=kind.title,
-                        instance=instance)
+    return problem_body(kind.status, detail, type_=kind.type, title=kind.title, instance=instance)
 
 
 def error_from_problem(status: int | None, problem: Mapping[str, Any] | None) -> GraphmemError:

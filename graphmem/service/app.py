@@ -46,8 +46,12 @@ class _GraphmemAPI(FastAPI):
 
     def openapi(self) -> dict[str, Any]:
         if self.openapi_schema is None:
-            schema = get_openapi(title=self.title, version=self.version,
-                                 description=self.description, routes=self.routes)
+            schema = get_openapi(
+                title=self.title,
+                version=self.version,
+                description=self.description,
+                routes=self.routes,
+            )
             for item in schema.get("paths", {}).values():
                 for op in item.values():
                     for code, resp in op.get("responses", {}).items():
@@ -78,7 +82,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             svc.close()
 
     app = _GraphmemAPI(
-        title="graphmem", version=__version__, lifespan=lifespan,
+        title="graphmem",
+        version=__version__,
+        lifespan=lifespan,
         description="Agent memory in Neo4j: current values decided at write time, every "
         "value with its evidence and what it replaced. Authenticate with "
         "`Authorization: Bearer KEY` or `X-API-Key: KEY`. Errors are RFC 7807 problem JSON.",
@@ -100,16 +106,21 @@ def app_from_env() -> FastAPI:
 class ServiceThread:
     """uvicorn serving ``app`` on 127.0.0.1 (a free port) in a background thread."""
 
-    def __init__(self, app: ASGIApp, host: str = "127.0.0.1", port: int = 0,
-                 log_level: str = "warning") -> None:
+    def __init__(
+        self, app: ASGIApp, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning"
+    ) -> None:
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._sock.bind((host, port))
         self.host, self.port = self._sock.getsockname()[:2]
         config = uvicorn.Config(app, log_level=log_level, lifespan="on", http=http_protocol())
         self.server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self._sock]},
-                                        name="graphmem-service", daemon=True)
+        self._thread = threading.Thread(
+            target=self.server.run,
+            kwargs={"sockets": [self._sock]},
+            name="graphmem-service",
+            daemon=True,
+        )
 
     @property
     def url(self) -> str:

@@ -62,8 +62,11 @@ class Refusal:
     headers: Mapping[str, str] = field(default_factory=dict)
 
 
-_NO_KEY = Refusal(401, "a valid API key is required: send 'Authorization: Bearer KEY' or "
-                 "'X-API-Key: KEY'", {"WWW-Authenticate": "Bearer"})
+_NO_KEY = Refusal(
+    401,
+    "a valid API key is required: send 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+    {"WWW-Authenticate": "Bearer"},
+)
 
 
 class KeyRing:

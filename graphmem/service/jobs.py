@@ -53,9 +53,13 @@ class Job:
         """Read ``to_dict``'s form back (fields a newer server adds are ignored)."""
         report = data.get("report")
         return cls(
-            id=data["id"], namespace=data["namespace"], records=int(data["records"]),
-            submitted_at=data["submitted_at"], status=data["status"],
-            started_at=data.get("started_at"), finished_at=data.get("finished_at"),
+            id=data["id"],
+            namespace=data["namespace"],
+            records=int(data["records"]),
+            submitted_at=data["submitted_at"],
+            status=data["status"],
+            started_at=data.get("started_at"),
+            finished_at=data.get("finished_at"),
             report=IngestReport.from_dict(report) if report is not None else None,
             error=data.get("error"),
         )
@@ -75,8 +79,9 @@ class Jobs:
         """Started on first use, so an app restarted after a shutdown still runs jobs."""
         with self._lock:
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=self._workers,
-                                                thread_name_prefix="graphmem-job")
+                self._pool = ThreadPoolExecutor(
+                    max_workers=self._workers, thread_name_prefix="graphmem-job"
+                )
             return self._pool
 
     def submit(self, namespace: str, records: int, work: Callable[[], IngestReport]) -> Job:
@@ -102,8 +107,7 @@ class Jobs:
             report = work()
         except Exception as exc:
             log.exception("ingest job %s failed", job_id)
-            self._update(job_id, status="failed", error=problem_for(exc),
-                         finished_at=utc_now_iso())
+            self._update(job_id, status="failed", error=problem_for(exc), finished_at=utc_now_iso())
             return
         self._update(job_id, status="done", report=report, finished_at=utc_now_iso())
 

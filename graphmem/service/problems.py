@@ -32,29 +32,39 @@ from graphmem.service import (
 __all__ = ["BodyLimit", "install_error_handlers", "problem_response"]
 
 
-def problem_response(status: int, detail: str | None, *, headers: Mapping[str, str] | None = None,
-                     **kw: Any) -> JSONResponse:
-    return JSONResponse(problem_body(status, detail, **kw), status_code=status,
-                        headers=dict(headers or {}), media_type=PROBLEM_JSON)
+def problem_response(
+    status: int, detail: str | None, *, headers: Mapping[str, str] | None = None, **kw: Any
+) -> JSONResponse:
+    return JSONResponse(
+        problem_body(status, detail, **kw),
+        status_code=status,
+        headers=dict(headers or {}),
+        media_type=PROBLEM_JSON,
+    )
 
 
-def _exception_response(exc: BaseException, request: Request,
-                        headers: Mapping[str, str] | None = None) -> JSONResponse:
+def _exception_response(
+    exc: BaseException, request: Request, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
     body = problem_for(exc, instance=request.url.path)
-    return JSONResponse(body, status_code=body["status"], headers=dict(headers or {}),
-                        media_type=PROBLEM_JSON)
+    return JSONResponse(
+        body, status_code=body["status"], headers=dict(headers or {}), media_type=PROBLEM_JSON
+    )
 
 
 def _error_fields(exc: RequestValidationError) -> list[dict[str, Any]]:
     """Pydantic's errors without the offending input (it may be large or sensitive)."""
-    return [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
-            for e in exc.errors()]
+    return [
+        {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+        for e in exc.errors()
+    ]
 
 
 async def _on_graphmem(request: Request, exc: Exception) -> Response:
     # Neo4j unreachable: say when to try again, as a busy namespace does.
-    headers = ({"Retry-After": "5"} if isinstance(exc, StoreUnavailableError)
-               and exc.retryable else None)
+    headers = (
+        {"Retry-After": "5"} if isinstance(exc, StoreUnavailableError) and exc.retryable else None
+    )
     return _exception_response(exc, request, headers)
 
 
@@ -71,20 +81,28 @@ async def _on_validation(request: Request, exc: Exception) -> Response:
         loc = bad_json[0].get("loc", ())
         at = f" at position {loc[-1]}" if loc else ""
         return problem_response(
-            400, f"the request body is not valid JSON: {ctx.get('error', '')}{at}",
-            instance=request.url.path)
+            400,
+            f"the request body is not valid JSON: {ctx.get('error', '')}{at}",
+            instance=request.url.path,
+        )
     errors = _error_fields(exc)
-    detail = "; ".join(
-        f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in errors[:5])
+    detail = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in errors[:5])
     kind = kind_named("invalid-input")
-    return problem_response(kind.status, detail, type_=kind.type, title=kind.title,
-                            instance=request.url.path, errors=errors)
+    return problem_response(
+        kind.status,
+        detail,
+        type_=kind.type,
+        title=kind.title,
+        instance=request.url.path,
+        errors=errors,
+    )
 
 
 async def _on_http(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return problem_response(exc.status_code, str(exc.detail), headers=exc.headers,
-                            instance=request.url.path)
+    return problem_response(
+        exc.status_code, str(exc.detail), headers=exc.headers, instance=request.url.path
+    )
 
 
 async def _on_unexpected(request: Request, exc: Exception) -> Response:
@@ -113,9 +131,17 @@ class BodyLimit:
 
     async def _refuse(self, scope: Scope, send: Send, status: int, detail: str) -> None:
         body = json.dumps(problem_body(status, detail, instance=scope.get("path"))).encode()
-        await send({"type": "http.response.start", "status": status, "headers": [
-            (b"content-type", PROBLEM_JSON.encode()),
-            (b"content-length", str(len(body)).encode()), (b"connection", b"close")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", PROBLEM_JSON.encode()),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -21,18 +21,28 @@ __all__ = ["ProblemH11Protocol", "http_protocol"]
 
 
 def _problem_400(msg: str) -> bytes:
-    return json.dumps(problem_body(
-        400, f"{msg}: the request line or a header could not be parsed "
-             "(check Content-Length and the header syntax)")).encode()
+    return json.dumps(
+        problem_body(
+            400,
+            f"{msg}: the request line or a header could not be parsed "
+            "(check Content-Length and the header syntax)",
+        )
+    ).encode()
 
 
 class ProblemH11Protocol(H11Protocol):
     def send_400_response(self, msg: str) -> None:
         body = _problem_400(msg)
-        headers = [(b"content-type", PROBLEM_JSON.encode()), (b"connection", b"close"),
-                   (b"content-length", str(len(body)).encode())]
-        for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
-                      h11.Data(data=body), h11.EndOfMessage()):
+        headers = [
+            (b"content-type", PROBLEM_JSON.encode()),
+            (b"connection", b"close"),
+            (b"content-length", str(len(body)).encode()),
+        ]
+        for event in (
+            h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+            h11.Data(data=body),
+            h11.EndOfMessage(),
+        ):
             self.transport.write(self.conn.send(event))
         self.transport.close()
 
@@ -44,12 +54,17 @@ except ImportError:  # httptools is not installed: h11 serves
 
 
 if HttpToolsProtocol is not None:
+
     class ProblemHttpToolsProtocol(HttpToolsProtocol):  # type: ignore[misc,valid-type]
         def send_400_response(self, msg: str) -> None:
             body = _problem_400(msg)
-            head = (b"HTTP/1.1 400 Bad Request\r\ncontent-type: " + PROBLEM_JSON.encode()
-                    + b"\r\nconnection: close\r\ncontent-length: "
-                    + str(len(body)).encode() + b"\r\n\r\n")
+            head = (
+                b"HTTP/1.1 400 Bad Request\r\ncontent-type: "
+                + PROBLEM_JSON.encode()
+                + b"\r\nconnection: close\r\ncontent-length: "
+                + str(len(body)).encode()
+                + b"\r\n\r\n"
+            )
             self.transport.write(head + body)
             self.transport.close()
 

@@ -69,11 +69,13 @@ Svc = Annotated[Service, Depends(get_service)]
 BearerKey = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 HeaderKey = Annotated[str | None, Depends(_api_key)]
 NamespacePath = Annotated[
-    str, PathParam(description="whose memory: 1-64 letters, digits, '_', '.' or '-'")]
+    str, PathParam(description="whose memory: 1-64 letters, digits, '_', '.' or '-'")
+]
 
 
-async def authorize(svc: Svc, bearer: BearerKey, api_key: HeaderKey,
-                    namespace: NamespacePath) -> str:
+async def authorize(
+    svc: Svc, bearer: BearerKey, api_key: HeaderKey, namespace: NamespacePath
+) -> str:
     """401 without a valid key, 422 for an invalid name, 403 for another's namespace."""
     refusal = svc.keys.refusal(bearer.credentials if bearer else api_key, namespace)
     if refusal is not None:
@@ -86,10 +88,15 @@ Ns = Annotated[str, Depends(authorize)]
 
 def _responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     why = {
-        400: "Malformed body (not JSON, not UTF-8)", 401: "No valid API key",
-        403: "The key may not use this namespace", 404: "Not found",
-        409: "Impossible in the key's current state", 413: "Request body too large",
-        422: "Invalid input", 500: "Unexpected error", 502: "The reader LLM failed",
+        400: "Malformed body (not JSON, not UTF-8)",
+        401: "No valid API key",
+        403: "The key may not use this namespace",
+        404: "Not found",
+        409: "Impossible in the key's current state",
+        413: "Request body too large",
+        422: "Invalid input",
+        500: "Unexpected error",
+        502: "The reader LLM failed",
         503: "Neo4j unreachable, namespace busy, or no reader configured",
     }
     return {c: {"model": Problem, "description": why[c]} for c in codes}
@@ -99,16 +106,26 @@ _COMMON = (401, 403, 422, 500, 503)
 
 
 # -- the service ---------------------------------------------------------------------------
-@router.get("/healthz", tags=["service"], response_model=HealthOut, operation_id="healthz",
-            responses=_responses(503))
+@router.get(
+    "/healthz",
+    tags=["service"],
+    response_model=HealthOut,
+    operation_id="healthz",
+    responses=_responses(503),
+)
 def healthz(svc: Svc) -> dict[str, Any]:
     """Is Neo4j reachable? 200 when it is, 503 (problem JSON) when not. No key needed."""
     svc.check_health()
     return {"status": "ok", "neo4j": "reachable", "version": __version__}
 
 
-@router.get("/browser/guide.html", tags=["service"], operation_id="browser_guide",
-            response_class=HTMLResponse, include_in_schema=False)
+@router.get(
+    "/browser/guide.html",
+    tags=["service"],
+    operation_id="browser_guide",
+    response_class=HTMLResponse,
+    include_in_schema=False,
+)
 def browser_guide(
     ns: Annotated[str, Query(description="the namespace the queries use")] = "default",
 ) -> HTMLResponse:
@@ -119,8 +136,12 @@ def browser_guide(
 
 
 # Browser fetches guides with headers that make Chromium ask first (a CORS preflight).
-_GUIDE_CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET",
-               "Access-Control-Allow-Headers": "*", "Access-Control-Max-Age": "600"}
+_GUIDE_CORS = {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Allow-Methods": "GET",
+    "Access-Control-Allow-Headers": "*",
+    "Access-Control-Max-Age": "600",
+}
 
 
 @router.options("/browser/guide.html", include_in_schema=False)
@@ -129,10 +150,16 @@ def browser_guide_preflight() -> Response:
 
 
 # -- writing -------------------------------------------------------------------------------
-@router.post(V1 + "/records", tags=["write"], response_model=IngestReportOut,
-             operation_id="ingest",
-             responses={202: {"model": JobOut, "description": "Accepted as a background "
-                              "job; poll the Location"}, **_responses(*_COMMON, 413)})
+@router.post(
+    V1 + "/records",
+    tags=["write"],
+    response_model=IngestReportOut,
+    operation_id="ingest",
+    responses={
+        202: {"model": JobOut, "description": "Accepted as a background job; poll the Location"},
+        **_responses(*_COMMON, 413),
+    },
+)
 def ingest(body: IngestIn, svc: Svc, ns: Ns) -> dict[str, Any] | Response:
     """Store records and apply their facts (``Memory.ingest``); records without facts go
     through the service's extractor (``GRAPHMEM_EXTRACTOR``; none: kept unresolved).
@@ -149,20 +176,31 @@ def ingest(body: IngestIn, svc: Svc, ns: Ns) -> dict[str, Any] | Response:
 
     if len(records) > svc.settings.async_ingest_threshold:
         job = svc.jobs.submit(ns, len(records), lambda: work(patient=True))
-        return JSONResponse(job.to_dict(), status_code=202,
-                            headers={"Location": f"/v1/{ns}/jobs/{job.id}"})
+        return JSONResponse(
+            job.to_dict(), status_code=202, headers={"Location": f"/v1/{ns}/jobs/{job.id}"}
+        )
     return work().to_dict()
 
 
-@router.get(V1 + "/jobs/{job_id}", tags=["write"], response_model=JobOut, operation_id="job",
-            responses=_responses(*_COMMON, 404))
+@router.get(
+    V1 + "/jobs/{job_id}",
+    tags=["write"],
+    response_model=JobOut,
+    operation_id="job",
+    responses=_responses(*_COMMON, 404),
+)
 def job(job_id: str, svc: Svc, ns: Ns) -> dict[str, Any]:
     """A background ingest: queued, running, done (with its report) or failed."""
     return svc.jobs.get(ns, job_id).to_dict()
 
 
-@router.post(V1 + "/remember", tags=["write"], response_model=WriteResultOut,
-             operation_id="remember", responses=_responses(*_COMMON, 409, 413))
+@router.post(
+    V1 + "/remember",
+    tags=["write"],
+    response_model=WriteResultOut,
+    operation_id="remember",
+    responses=_responses(*_COMMON, 409, 413),
+)
 def remember(body: RememberIn, svc: Svc, ns: Ns) -> dict[str, Any]:
     """Store one fact with its record (``Memory.remember``)."""
     mem = svc.memory(ns)
@@ -170,8 +208,13 @@ def remember(body: RememberIn, svc: Svc, ns: Ns) -> dict[str, Any]:
         return mem.remember(**body.model_dump()).to_dict()
 
 
-@router.post(V1 + "/revoke", tags=["write"], response_model=WriteResultOut,
-             operation_id="revoke", responses=_responses(*_COMMON, 409, 413))
+@router.post(
+    V1 + "/revoke",
+    tags=["write"],
+    response_model=WriteResultOut,
+    operation_id="revoke",
+    responses=_responses(*_COMMON, 409, 413),
+)
 def revoke(body: RevokeIn, svc: Svc, ns: Ns) -> dict[str, Any]:
     """Take back the current value; the previous one comes back (409: nothing to revoke)."""
     mem = svc.memory(ns)
@@ -179,8 +222,13 @@ def revoke(body: RevokeIn, svc: Svc, ns: Ns) -> dict[str, Any]:
         return mem.revoke(**body.model_dump()).to_dict()
 
 
-@router.post(V1 + "/resolve", tags=["write"], response_model=WriteResultOut,
-             operation_id="resolve", responses=_responses(*_COMMON, 409, 413))
+@router.post(
+    V1 + "/resolve",
+    tags=["write"],
+    response_model=WriteResultOut,
+    operation_id="resolve",
+    responses=_responses(*_COMMON, 409, 413),
+)
 def resolve(body: ResolveIn, svc: Svc, ns: Ns) -> dict[str, Any]:
     """Settle a contested key (409 when it is not contested)."""
     mem = svc.memory(ns)
@@ -188,9 +236,13 @@ def resolve(body: ResolveIn, svc: Svc, ns: Ns) -> dict[str, Any]:
         return mem.resolve(**body.model_dump()).to_dict()
 
 
-@router.delete(V1 + "/records/{record_id:path}", tags=["write"],
-               response_model=EraseReportOut, operation_id="erase",
-               responses=_responses(*_COMMON, 404))
+@router.delete(
+    V1 + "/records/{record_id:path}",
+    tags=["write"],
+    response_model=EraseReportOut,
+    operation_id="erase",
+    responses=_responses(*_COMMON, 404),
+)
 def erase(record_id: str, svc: Svc, ns: Ns) -> dict[str, Any]:
     """Erase a record, its text and every value only it supported (``Memory.erase``)."""
     mem = svc.memory(ns)
@@ -199,27 +251,52 @@ def erase(record_id: str, svc: Svc, ns: Ns) -> dict[str, Any]:
 
 
 # -- reading -------------------------------------------------------------------------------
-@router.post(V1 + "/evidence", tags=["read"], response_model=EvidenceOut,
-             operation_id="evidence", responses=_responses(*_COMMON, 413))
+@router.post(
+    V1 + "/evidence",
+    tags=["read"],
+    response_model=EvidenceOut,
+    operation_id="evidence",
+    responses=_responses(*_COMMON, 413),
+)
 def evidence(body: EvidenceIn, svc: Svc, ns: Ns) -> dict[str, Any]:
     """The original records a reader needs to answer the question (``Memory.evidence``)."""
-    ev = svc.memory(ns).evidence(body.question, hops=body.hops,
-                                 budget_chars=body.budget_chars, control=body.control)
+    ev = svc.memory(ns).evidence(
+        body.question, hops=body.hops, budget_chars=body.budget_chars, control=body.control
+    )
     return evidence_to_dict(ev)
 
 
-@router.post(V1 + "/answer", tags=["read"], response_model=AnswerOut, operation_id="answer",
-             responses=_responses(*_COMMON, 413, 502))
+@router.post(
+    V1 + "/answer",
+    tags=["read"],
+    response_model=AnswerOut,
+    operation_id="answer",
+    responses=_responses(*_COMMON, 413, 502),
+)
 def answer(body: AnswerIn, svc: Svc, ns: Ns) -> dict[str, Any]:
     """Evidence, then one call to the configured reader LLM (503 when none is)."""
     reader = svc.reader()
-    return svc.memory(ns).answer(body.question, reader, hops=body.hops,
-                                 budget_chars=body.budget_chars, control=body.control,
-                                 timeout=body.timeout).to_dict()
+    return (
+        svc.memory(ns)
+        .answer(
+            body.question,
+            reader,
+            hops=body.hops,
+            budget_chars=body.budget_chars,
+            control=body.control,
+            timeout=body.timeout,
+        )
+        .to_dict()
+    )
 
 
-@router.post(V1 + "/block", tags=["read"], response_model=BlockOut, operation_id="block",
-             responses=_responses(*_COMMON, 413))
+@router.post(
+    V1 + "/block",
+    tags=["read"],
+    response_model=BlockOut,
+    operation_id="block",
+    responses=_responses(*_COMMON, 413),
+)
 async def block(body: BlockIn, svc: Svc, ns: Ns) -> dict[str, Any]:
     """The ``[Relevant memory]`` block for an unfinished message (``Memory.block``).
 
@@ -234,49 +311,86 @@ async def block(body: BlockIn, svc: Svc, ns: Ns) -> dict[str, Any]:
         # served on the event loop, without the thread pool's hops.
         return block_to_dict(mem.block(body.request, body.partner, body.now, **options))
     # A first block (it builds the snapshot) or a fresh read (it waits on Neo4j).
-    return block_to_dict(await run_in_threadpool(
-        lambda: svc.memory(ns).block(body.request, body.partner, body.now, **options)))
+    return block_to_dict(
+        await run_in_threadpool(
+            lambda: svc.memory(ns).block(body.request, body.partner, body.now, **options)
+        )
+    )
 
 
-@router.get(V1 + "/why", tags=["read"], response_model=ExplanationOut, operation_id="why",
-            responses=_responses(*_COMMON))
-def why(svc: Svc, ns: Ns, subject: Annotated[str, Query()],
-        relation: Annotated[str, Query()]) -> dict[str, Any]:
+@router.get(
+    V1 + "/why",
+    tags=["read"],
+    response_model=ExplanationOut,
+    operation_id="why",
+    responses=_responses(*_COMMON),
+)
+def why(
+    svc: Svc, ns: Ns, subject: Annotated[str, Query()], relation: Annotated[str, Query()]
+) -> dict[str, Any]:
     """Why do you remember this? Value, evidence, what it replaced, the Cypher query."""
     return svc.memory(ns).why(subject, relation).to_dict()
 
 
-@router.get(V1 + "/history", tags=["read"], response_model=HistoryOut,
-            operation_id="history", responses=_responses(*_COMMON))
-def history(svc: Svc, ns: Ns, subject: Annotated[str, Query()],
-            relation: Annotated[str, Query()]) -> dict[str, Any]:
+@router.get(
+    V1 + "/history",
+    tags=["read"],
+    response_model=HistoryOut,
+    operation_id="history",
+    responses=_responses(*_COMMON),
+)
+def history(
+    svc: Svc, ns: Ns, subject: Annotated[str, Query()], relation: Annotated[str, Query()]
+) -> dict[str, Any]:
     """The op log of one key, oldest first."""
     ops = svc.memory(ns).history(subject, relation)
     return {"subject": subject, "relation": relation, "operations": ops}
 
 
-@router.get(V1 + "/as_of", tags=["read"], response_model=AsOfOut, operation_id="as_of",
-            responses=_responses(*_COMMON))
-def as_of(svc: Svc, ns: Ns, subject: Annotated[str, Query()], relation: Annotated[str, Query()],
-          at: Annotated[str, Query(description="ISO-8601 date or datetime")],
-          axis: Annotated[Literal["valid", "transaction"], Query()] = "valid") -> dict[str, Any]:
+@router.get(
+    V1 + "/as_of",
+    tags=["read"],
+    response_model=AsOfOut,
+    operation_id="as_of",
+    responses=_responses(*_COMMON),
+)
+def as_of(
+    svc: Svc,
+    ns: Ns,
+    subject: Annotated[str, Query()],
+    relation: Annotated[str, Query()],
+    at: Annotated[str, Query(description="ISO-8601 date or datetime")],
+    axis: Annotated[Literal["valid", "transaction"], Query()] = "valid",
+) -> dict[str, Any]:
     """The value that held at ``at`` (valid time), or that memory believed then
     (transaction time)."""
     value = svc.memory(ns).as_of(subject, relation, at, axis=axis)
     return {"subject": subject, "relation": relation, "at": at, "axis": axis, "value": value}
 
 
-@router.get(V1 + "/state", tags=["read"], response_model=StateOut, operation_id="state",
-            responses=_responses(*_COMMON))
-def state(svc: Svc, ns: Ns,
-          disclosure: Annotated[Literal["current", "history"], Query()] = "current",
-          ) -> dict[str, Any]:
+@router.get(
+    V1 + "/state",
+    tags=["read"],
+    response_model=StateOut,
+    operation_id="state",
+    responses=_responses(*_COMMON),
+)
+def state(
+    svc: Svc,
+    ns: Ns,
+    disclosure: Annotated[Literal["current", "history"], Query()] = "current",
+) -> dict[str, Any]:
     """Every current value, one line each; with ``history``, what each replaced."""
     return {"disclosure": disclosure, "text": svc.memory(ns).state(disclosure)}
 
 
-@router.get(V1 + "/audit/{name}", tags=["read"], response_model=AuditOut, operation_id="audit",
-            responses=_responses(*_COMMON, 404))
+@router.get(
+    V1 + "/audit/{name}",
+    tags=["read"],
+    response_model=AuditOut,
+    operation_id="audit",
+    responses=_responses(*_COMMON, 404),
+)
 def audit(name: str, svc: Svc, ns: Ns) -> dict[str, Any]:
     """A named read-only audit query (two_heads, contested_keys, heads, …); 404 otherwise."""
     return {"name": name, "rows": svc.memory(ns).audit(name)}

@@ -55,7 +55,6 @@ Text = Annotated[str, AfterValidator(_unicode)]
 IntentName = Literal["assert", "update", "correct", "revoke", "confirm"]
 
 
-
 # -- requests ------------------------------------------------------------------------------
 class FactIn(BaseModel):
     """A pre-extracted fact; extra fields go on to ``Memory.ingest``, which reports them."""
@@ -82,7 +81,8 @@ class RecordIn(BaseModel):
     stated_at: Text | None = None
     source: Text | None = None
     authority: int | Text | None = Field(
-        None, description="hearsay, first_person, official, system (or 0-2)")
+        None, description="hearsay, first_person, official, system (or 0-2)"
+    )
     facts: list[FactIn] | None = None
 
 
@@ -277,14 +277,14 @@ class BlockOut(BaseModel):
     text: str = Field(description="'[Relevant memory]' and the lines; empty when abstained")
     lines: list[BlockLineOut]
     abstained: bool
-    fell_back: bool = Field(description="the fresh read missed its deadline: the snapshot "
-                            "served")
+    fell_back: bool = Field(description="the fresh read missed its deadline: the snapshot served")
     reason: str
     slot: str | None
     posterior: dict[str, float]
     latency_ms: float
     served: Literal["snapshot", "fresh"] = Field(
-        description="fresh: read from Neo4j for this call; snapshot: the in-memory copy")
+        description="fresh: read from Neo4j for this call; snapshot: the in-memory copy"
+    )
     snapshot_age_ms: float = Field(description="age of the snapshot that served (0 if fresh)")
 
 

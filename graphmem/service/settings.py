@@ -49,16 +49,21 @@ class Settings:
     max_cached_namespaces: int = 256
 
     def __post_init__(self) -> None:
-        bounds = {"max_request_bytes": (1, 1 << 31), "async_ingest_threshold": (1, 10**7),
-                  "reader_timeout": (0.1, 3600), "write_wait_seconds": (0, 3600),
-                  "max_cached_namespaces": (1, 100_000)}
+        bounds = {
+            "max_request_bytes": (1, 1 << 31),
+            "async_ingest_threshold": (1, 10**7),
+            "reader_timeout": (0.1, 3600),
+            "write_wait_seconds": (0, 3600),
+            "max_cached_namespaces": (1, 100_000),
+        }
         for name, (low, high) in bounds.items():
             check_number(name, getattr(self, name), low, high)
         if not isinstance(self.memory, MemoryConfig):
             raise InvalidInputError("memory must be a MemoryConfig")
         if self.memory.neo4j_uri is None:
-            object.__setattr__(self, "memory",
-                               self.memory.with_overrides(neo4j_uri=DEFAULT_NEO4J_URI))
+            object.__setattr__(
+                self, "memory", self.memory.with_overrides(neo4j_uri=DEFAULT_NEO4J_URI)
+            )
 
     @property
     def neo4j_uri(self) -> str:
@@ -90,7 +95,8 @@ class Settings:
             raw = env["GRAPHMEM_MAX_REQUEST_BYTES"]
             if not raw.strip().isdigit():
                 raise InvalidInputError(
-                    f"GRAPHMEM_MAX_REQUEST_BYTES must be a whole number of bytes, got {raw!r}")
+                    f"GRAPHMEM_MAX_REQUEST_BYTES must be a whole number of bytes, got {raw!r}"
+                )
             values["max_request_bytes"] = int(raw)
         if env.get("GRAPHMEM_READER_URL"):
             values["reader_url"] = env["GRAPHMEM_READER_URL"]

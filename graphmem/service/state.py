@@ -51,20 +51,24 @@ class Service:
         self._lock = threading.Lock()
         self._reader: OllamaClient | None = None
         if needs_keys and not self.keys:
-            log.warning("no API keys configured (GRAPHMEM_API_KEYS): every /v1 request "
-                        "will be refused with 401")
+            log.warning(
+                "no API keys configured (GRAPHMEM_API_KEYS): every /v1 request "
+                "will be refused with 401"
+            )
 
     def store(self) -> Neo4jStore:
         """Connect on first use; install the schema when the configuration says so."""
         with self._store_lock:
             if self._store is None:
                 cfg = self.settings.memory
-                store = Neo4jStore.connect(self.settings.neo4j_uri, auth=cfg.neo4j_auth,
-                                           database=cfg.neo4j_database,
-                                           timeout=cfg.neo4j_timeout,
-                                           write_timeout=cfg.neo4j_write_timeout,
-                                           sealer=sealer_for(cfg.seal_text, cfg.key_store,
-                                                             cfg.record_id_secret))
+                store = Neo4jStore.connect(
+                    self.settings.neo4j_uri,
+                    auth=cfg.neo4j_auth,
+                    database=cfg.neo4j_database,
+                    timeout=cfg.neo4j_timeout,
+                    write_timeout=cfg.neo4j_write_timeout,
+                    sealer=sealer_for(cfg.seal_text, cfg.key_store, cfg.record_id_secret),
+                )
                 try:
                     if cfg.install_schema:
                         store.install_schema()
@@ -89,8 +93,9 @@ class Service:
         with self._lock:
             mem = self._memories.get(namespace)
             if mem is None:
-                mem = Memory(store, namespace, self.config_for(namespace),
-                             bolt_url=self.settings.neo4j_uri)
+                mem = Memory(
+                    store, namespace, self.config_for(namespace), bolt_url=self.settings.neo4j_uri
+                )
                 self._memories[namespace] = mem
                 while len(self._memories) > self.settings.max_cached_namespaces:
                     evicted.append(self._memories.popitem(last=False)[1])
@@ -126,7 +131,9 @@ class Service:
             raise ProblemException(
                 kind_named("namespace-busy"),
                 f"namespace {namespace!r} is busy with another write (e.g. a background "
-                "ingest); retry later", {"Retry-After": "5"})
+                "ingest); retry later",
+                {"Retry-After": "5"},
+            )
         try:
             yield
         finally:
@@ -138,12 +145,15 @@ class Service:
             raise ProblemException(
                 kind_named("reader-not-configured"),
                 "no reader LLM is configured: start the service with GRAPHMEM_READER_URL "
-                "(an Ollama base URL)")
+                "(an Ollama base URL)",
+            )
         with self._lock:
             if self._reader is None:
-                self._reader = OllamaClient(self.settings.reader_url,
-                                            model=self.settings.reader_model,
-                                            timeout=self.settings.reader_timeout)
+                self._reader = OllamaClient(
+                    self.settings.reader_url,
+                    model=self.settings.reader_model,
+                    timeout=self.settings.reader_timeout,
+                )
             return self._reader
 
     def check_health(self) -> None:
@@ -154,7 +164,8 @@ class Service:
         except StoreUnavailableError as exc:
             log.warning("health check: Neo4j is not reachable: %s", exc)
             raise StoreUnavailableError(
-                "Neo4j is not reachable; the service log has the details") from exc
+                "Neo4j is not reachable; the service log has the details"
+            ) from exc
 
     def close(self) -> None:
         """Wait for running jobs, stop every namespace's block server, close the store."""

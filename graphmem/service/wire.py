@@ -18,18 +18,28 @@ __all__ = ["block_from_dict", "block_to_dict"]
 
 def _record_to_dict(r: ActiveRecord) -> dict[str, Any]:
     return {
-        "pos": r.pos, "record_id": r.record_id, "text": r.text, "observed_at": r.observed_at,
-        "participants": list(r.participants), "speaker": r.speaker,
-        "facts": [list(f) for f in r.facts], "keyed": r.keyed,
+        "pos": r.pos,
+        "record_id": r.record_id,
+        "text": r.text,
+        "observed_at": r.observed_at,
+        "participants": list(r.participants),
+        "speaker": r.speaker,
+        "facts": [list(f) for f in r.facts],
+        "keyed": r.keyed,
     }
 
 
 def _record_from_dict(d: Any) -> ActiveRecord:
     facts = tuple((str(s), str(rel), str(v)) for s, rel, v in d.get("facts") or ())
     return ActiveRecord(
-        pos=int(d["pos"]), record_id=d["record_id"], text=d["text"],
-        observed_at=d.get("observed_at"), participants=tuple(d.get("participants") or ()),
-        speaker=d.get("speaker"), facts=facts, keyed=bool(d.get("keyed", False)),
+        pos=int(d["pos"]),
+        record_id=d["record_id"],
+        text=d["text"],
+        observed_at=d.get("observed_at"),
+        participants=tuple(d.get("participants") or ()),
+        speaker=d.get("speaker"),
+        facts=facts,
+        keyed=bool(d.get("keyed", False)),
     )
 
 
@@ -37,23 +47,36 @@ def block_to_dict(block: Block) -> dict[str, Any]:
     """``Block`` as JSON."""
     return {
         "text": block.text,
-        "lines": [{"text": ln.render(), "score": ln.score, "record": _record_to_dict(ln.record)}
-                  for ln in block.lines],
-        "abstained": block.abstained, "fell_back": block.fell_back, "reason": block.reason,
-        "slot": block.slot, "posterior": dict(block.posterior), "latency_ms": block.latency_ms,
-        "served": block.served, "snapshot_age_ms": block.snapshot_age_ms,
+        "lines": [
+            {"text": ln.render(), "score": ln.score, "record": _record_to_dict(ln.record)}
+            for ln in block.lines
+        ],
+        "abstained": block.abstained,
+        "fell_back": block.fell_back,
+        "reason": block.reason,
+        "slot": block.slot,
+        "posterior": dict(block.posterior),
+        "latency_ms": block.latency_ms,
+        "served": block.served,
+        "snapshot_age_ms": block.snapshot_age_ms,
     }
 
 
 def block_from_dict(d: Any) -> Block:
     """The ``Block`` that ``block_to_dict`` wrote (fields a newer server adds are ignored)."""
-    lines = [BlockLine(_record_from_dict(ln["record"]), float(ln["score"]))
-             for ln in d.get("lines") or ()]
+    lines = [
+        BlockLine(_record_from_dict(ln["record"]), float(ln["score"]))
+        for ln in d.get("lines") or ()
+    ]
     return Block(
-        text=d["text"], lines=lines, abstained=bool(d.get("abstained", False)),
-        fell_back=bool(d.get("fell_back", False)), reason=d.get("reason", ""),
-        slot=d.get("slot"), posterior={str(k): float(v) for k, v in
-                                       (d.get("posterior") or {}).items()},
-        latency_ms=float(d.get("latency_ms", 0.0)), served=str(d.get("served", "snapshot")),
+        text=d["text"],
+        lines=lines,
+        abstained=bool(d.get("abstained", False)),
+        fell_back=bool(d.get("fell_back", False)),
+        reason=d.get("reason", ""),
+        slot=d.get("slot"),
+        posterior={str(k): float(v) for k, v in (d.get("posterior") or {}).items()},
+        latency_ms=float(d.get("latency_ms", 0.0)),
+        served=str(d.get("served", "snapshot")),
         snapshot_age_ms=float(d.get("snapshot_age_ms", 0.0)),
     )

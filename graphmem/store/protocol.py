@@ -107,8 +107,15 @@ class StoreTransaction(StoreReads, Protocol):
 
     def write_plan(self, ns: str, evidence: list[dict[str, Any]], plan: Plan) -> None: ...
 
-    def erase(self, ns: str, uid: str, doomed: list[str], plan: Plan, at: str,
-              surviving: Sequence[str] = ()) -> None: ...
+    def erase(
+        self,
+        ns: str,
+        uid: str,
+        doomed: list[str],
+        plan: Plan,
+        at: str,
+        surviving: Sequence[str] = (),
+    ) -> None: ...
 
 
 class Store(StoreReads, Protocol):
@@ -144,12 +151,10 @@ class Store(StoreReads, Protocol):
 
     def active_view(self, ns: str) -> list[ActiveRecord]: ...
 
-    def fresh_candidates(self, ns: str, words: Sequence[str], limit: int
-                         ) -> list[ActiveRecord]: ...
+    def fresh_candidates(self, ns: str, words: Sequence[str], limit: int) -> list[ActiveRecord]: ...
 
     # -- explanations and audits ------------------------------------------------------
-    def key_versions_detail(self, ns: str, key: str, *, set_valued: bool
-                            ) -> list[dict[str, Any]]:
+    def key_versions_detail(self, ns: str, key: str, *, set_valued: bool) -> list[dict[str, Any]]:
         """Every version of a key (of every member of a set-valued relation) with its
         evidence, tombstones and what it supersedes, oldest first."""
         ...

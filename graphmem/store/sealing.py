@@ -30,8 +30,14 @@ from typing import Protocol
 
 from graphmem._errors import InvalidInputError, StoreUnavailableError
 
-__all__ = ["SEALED_PREFIX", "KeyStore", "SQLiteKeyStore", "TextSealer", "index_tokens",
-           "sealer_for"]
+__all__ = [
+    "SEALED_PREFIX",
+    "KeyStore",
+    "SQLiteKeyStore",
+    "TextSealer",
+    "index_tokens",
+    "sealer_for",
+]
 
 SEALED_PREFIX = "gm-sealed:1:"
 _KEY_ID = re.compile(r"^[0-9a-f]{32}$")
@@ -48,10 +54,11 @@ def index_tokens(text: str) -> list[str]:
         last = 0
         for run in _CJK.finditer(word):
             if run.start() > last:
-                out.append(word[last:run.start()])
+                out.append(word[last : run.start()])
             chars = run.group()
-            out.extend([chars] if len(chars) == 1 else
-                       [chars[i:i + 2] for i in range(len(chars) - 1)])
+            out.extend(
+                [chars] if len(chars) == 1 else [chars[i : i + 2] for i in range(len(chars) - 1)]
+            )
             last = run.end()
         if last < len(word):
             out.append(word[last:])
@@ -81,16 +88,20 @@ class SQLiteKeyStore:
         self._cache: OrderedDict[str, bytes] = OrderedDict()
         self._cache_size = cache_size
         try:
-            self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False,
-                                       isolation_level=None)
+            self._db = sqlite3.connect(
+                self.path, timeout=30, check_same_thread=False, isolation_level=None
+            )
             self._db.execute("PRAGMA secure_delete = ON")
             # The rollback journal is truncated, not kept, after each transaction.
             self._db.execute("PRAGMA journal_mode = TRUNCATE")
-            self._db.execute("CREATE TABLE IF NOT EXISTS record_keys (key_id TEXT PRIMARY KEY,"
-                             " ns TEXT NOT NULL, key BLOB NOT NULL)")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS record_keys (key_id TEXT PRIMARY KEY,"
+                " ns TEXT NOT NULL, key BLOB NOT NULL)"
+            )
         except sqlite3.Error as exc:
-            raise StoreUnavailableError(f"cannot open the record key store {self.path}: {exc}"
-                                        ) from exc
+            raise StoreUnavailableError(
+                f"cannot open the record key store {self.path}: {exc}"
+            ) from exc
 
     def put(self, ns: str, keys: dict[str, bytes]) -> None:
         if not keys:
@@ -98,14 +109,15 @@ class SQLiteKeyStore:
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                self._db.executemany("INSERT INTO record_keys VALUES (?, ?, ?)",
-                                     [(k, ns, v) for k, v in keys.items()])
+                self._db.executemany(
+                    "INSERT INTO record_keys VALUES (?, ?, ?)",
+                    [(k, ns, v) for k, v in keys.items()],
+                )
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
-                raise StoreUnavailableError(f"the record key store refused a write: {exc}"
-                                            ) from exc
+                raise StoreUnavailableError(f"the record key store refused a write: {exc}") from exc
             for k, v in keys.items():
                 self._remember(k, v)
 
@@ -120,8 +132,9 @@ class SQLiteKeyStore:
             key = self._cache.get(key_id)
             if key is not None:
                 return key
-            row = self._db.execute("SELECT key FROM record_keys WHERE key_id = ?",
-                                   (key_id,)).fetchone()
+            row = self._db.execute(
+                "SELECT key FROM record_keys WHERE key_id = ?", (key_id,)
+            ).fetchone()
             if row is None:
                 return None
             self._remember(key_id, bytes(row[0]))
@@ -134,8 +147,9 @@ class SQLiteKeyStore:
         with self._lock:
             for k in ids:
                 self._cache.pop(k, None)
-            cur = self._db.executemany("DELETE FROM record_keys WHERE key_id = ?",
-                                       [(k,) for k in ids])
+            cur = self._db.executemany(
+                "DELETE FROM record_keys WHERE key_id = ?", [(k,) for k in ids]
+            )
             return cur.rowcount
 
     def count(self) -> int:
@@ -150,8 +164,9 @@ class SQLiteKeyStore:
 class TextSealer:
     """Seals and opens record text; hashes index words with the namespace's key."""
 
-    def __init__(self, keys: KeyStore, namespace_key: Callable[[str], bytes], *,
-                 seal_new: bool = True) -> None:
+    def __init__(
+        self, keys: KeyStore, namespace_key: Callable[[str], bytes], *, seal_new: bool = True
+    ) -> None:
         self.keys = keys
         self.seal_new = seal_new  # False: only opens and shreds what was sealed before
         self._namespace_key = namespace_key
@@ -160,16 +175,19 @@ class TextSealer:
     def _term_key(self, ns: str) -> bytes:
         key = self._term_keys.get(ns)
         if key is None:
-            key = hmac.new(self._namespace_key(ns), b"graphmem index terms",
-                           hashlib.sha256).digest()
+            key = hmac.new(
+                self._namespace_key(ns), b"graphmem index terms", hashlib.sha256
+            ).digest()
             self._term_keys[ns] = key
         return key
 
     def terms(self, ns: str, text: str) -> list[str]:
         """Keyed hashes of the text's index tokens (what Lucene indexes instead of them)."""
         key = self._term_key(ns)
-        return ["t" + hmac.new(key, tok.encode(), hashlib.sha256).hexdigest()[:20]
-                for tok in index_tokens(text)]
+        return [
+            "t" + hmac.new(key, tok.encode(), hashlib.sha256).hexdigest()[:20]
+            for tok in index_tokens(text)
+        ]
 
     def seal(self, ns: str, texts: Sequence[str]) -> list[str]:
         """The sealed form of each text, under a new key each (stored before returning)."""
@@ -182,8 +200,9 @@ class TextSealer:
             nonce = secrets.token_bytes(12)
             sealed = AESGCM(key).encrypt(nonce, text.encode(), key_id.encode())
             keys[key_id] = key
-            out.append(SEALED_PREFIX + key_id + ":"
-                       + base64.urlsafe_b64encode(nonce + sealed).decode())
+            out.append(
+                SEALED_PREFIX + key_id + ":" + base64.urlsafe_b64encode(nonce + sealed).decode()
+            )
         self.keys.put(ns, keys)
         return out
 
@@ -191,7 +210,7 @@ class TextSealer:
     def key_id(text: str | None) -> str | None:
         if not text or not text.startswith(SEALED_PREFIX):
             return None
-        key_id = text[len(SEALED_PREFIX):].split(":", 1)[0]
+        key_id = text[len(SEALED_PREFIX) :].split(":", 1)[0]
         return key_id if _KEY_ID.match(key_id) else None
 
     def open(self, text: str | None) -> str | None:
@@ -205,14 +224,16 @@ class TextSealer:
 
         key = self.keys.get(key_id)
         if key is None:
-            raise InvalidInputError(f"the key of sealed record text {key_id} was destroyed "
-                                    "(the record was erased)")
+            raise InvalidInputError(
+                f"the key of sealed record text {key_id} was destroyed (the record was erased)"
+            )
         raw = base64.urlsafe_b64decode(text.rsplit(":", 1)[1])
         try:
             return AESGCM(key).decrypt(raw[:12], raw[12:], key_id.encode()).decode()
         except InvalidTag as exc:
-            raise InvalidInputError(f"sealed record text {key_id} does not open with its key"
-                                    ) from exc
+            raise InvalidInputError(
+                f"sealed record text {key_id} does not open with its key"
+            ) from exc
 
     def shred(self, texts: Iterable[str | None]) -> int:
         """Destroy the keys of these sealed texts: their ciphertext can never be read."""
@@ -224,8 +245,9 @@ _stores: dict[Path, SQLiteKeyStore] = {}
 _stores_lock = threading.Lock()
 
 
-def sealer_for(seal_text: bool, key_store: str | None, record_id_secret: str | None
-               ) -> TextSealer | None:
+def sealer_for(
+    seal_text: bool, key_store: str | None, record_id_secret: str | None
+) -> TextSealer | None:
     """The sealer a configuration asks for. Without ``seal_text`` new text is stored plain,
     but an existing key store is still opened, so that records sealed earlier stay
     readable and erasable; ``None`` when there is neither. One key store per file per

@@ -5,9 +5,16 @@ from __future__ import annotations
 from graphmem.domain.model import Fact, Intent
 from graphmem_bench.extraction import FIXTURES, fact_matches, load, score_thread
 
-GOLD = {"subject": "Atlas weekly sync", "subject_forms": ["weekly sync", "the sync"],
-        "relation": "meeting time", "value": "11:00", "value_forms": ["11"],
-        "value_type": "time", "intent": "update", "previous": "10:00"}
+GOLD = {
+    "subject": "Atlas weekly sync",
+    "subject_forms": ["weekly sync", "the sync"],
+    "relation": "meeting time",
+    "value": "11:00",
+    "value_forms": ["11"],
+    "value_type": "time",
+    "intent": "update",
+    "previous": "10:00",
+}
 
 
 def test_a_right_fact_may_name_things_its_own_way():

@@ -97,8 +97,11 @@ def test_requests_carry_the_right_labels(lang):
         assert q.answer == c.values[-1] and q.stale_values == c.values[:-1]
         assert q.slot == c.slot and q.partner == c.partner
         assert q.mention == firsts[c.entity]
-        rivals = [o for o in inst.chains if o.slot == c.slot and o.entity != c.entity
-                  and firsts[o.entity] == firsts[c.entity]]
+        rivals = [
+            o
+            for o in inst.chains
+            if o.slot == c.slot and o.entity != c.entity and firsts[o.entity] == firsts[c.entity]
+        ]
         assert sorted(q.other_values) == sorted(v for o in rivals for v in o.values)
         assert q.ambiguous == bool(rivals)
         if c.kind == "person":
@@ -188,12 +191,22 @@ def test_the_rule_extractor_reads_back_every_gold_fact(lang):
 
 def test_josa_follows_the_final_sound():
     cases = {
-        ("스탠드업", "은/는"): "은", ("주간 회의", "은/는"): "는", ("기획 미팅", "은/는"): "은",
-        ("민준님", "이랑/랑"): "이랑", ("지우", "이랑/랑"): "랑",
-        ("10시 45분", "으로/로"): "으로", ("16C호", "으로/로"): "로", ("12월 2일", "으로/로"): "로",
-        ("85만 원", "이에요/예요"): "이에요", ("16C호", "이에요/예요"): "예요",
-        ("OPS-1432", "이/가"): "가", ("OPS-1433", "이/가"): "이", ("OPS-1437", "으로/로"): "로",
-        ("김민준님", "과/와"): "과", ("초롱", "을/를"): "을", ("바다", "을/를"): "를",
+        ("스탠드업", "은/는"): "은",
+        ("주간 회의", "은/는"): "는",
+        ("기획 미팅", "은/는"): "은",
+        ("민준님", "이랑/랑"): "이랑",
+        ("지우", "이랑/랑"): "랑",
+        ("10시 45분", "으로/로"): "으로",
+        ("16C호", "으로/로"): "로",
+        ("12월 2일", "으로/로"): "로",
+        ("85만 원", "이에요/예요"): "이에요",
+        ("16C호", "이에요/예요"): "예요",
+        ("OPS-1432", "이/가"): "가",
+        ("OPS-1433", "이/가"): "이",
+        ("OPS-1437", "으로/로"): "로",
+        ("김민준님", "과/와"): "과",
+        ("초롱", "을/를"): "을",
+        ("바다", "을/를"): "를",
     }
     for (word, pair), want in cases.items():
         assert pm.josa(word, pair) == want, (word, pair)
@@ -269,19 +282,20 @@ def _noise_rates(lang: str, p: float, q: float, target: str = "slot"):
             if kind == "missed":
                 assert gold.intent is Intent.UPDATE
                 assert fact.relation == gold.relation and fact.value == gold.value
-                assert make_key(fact.subject, fact.relation) != make_key(gold.subject,
-                                                                         gold.relation)
+                assert make_key(fact.subject, fact.relation) != make_key(
+                    gold.subject, gold.relation
+                )
                 continue
-            has_rival = any(firsts[o] == firsts[gold.subject] for o in firsts
-                            if o != gold.subject)
+            has_rival = any(firsts[o] == firsts[gold.subject] for o in firsts if o != gold.subject)
             if target == "slot" or has_rival:
                 eligible += 1
             if kind == "false":
                 false += 1
                 if target == "slot":
                     assert fact.subject == gold.subject and fact.relation != gold.relation
-                    family = pm.PERSON_SLOTS if gold.relation in pm.PERSON_SLOTS else (
-                        pm.PROJECT_SLOTS)
+                    family = (
+                        pm.PERSON_SLOTS if gold.relation in pm.PERSON_SLOTS else (pm.PROJECT_SLOTS)
+                    )
                     assert fact.relation in family
                 else:
                     assert fact.relation == gold.relation and fact.subject != gold.subject
@@ -316,8 +330,9 @@ def test_a_missed_merge_leaves_the_old_value_current_under_the_old_key():
     inst = generate(0, "en", missed_merge=1.0)
     recs = _by_id(inst)
     c = next(c for c in inst.chains if c.revisions >= 1)
-    keys = [make_key(recs[rid].facts[0].subject, recs[rid].facts[0].relation)
-            for rid in c.record_ids]
+    keys = [
+        make_key(recs[rid].facts[0].subject, recs[rid].facts[0].relation) for rid in c.record_ids
+    ]
     assert keys[0] != keys[1] and len(set(keys[1:])) == 1  # every revision on the variant
 
 
@@ -366,8 +381,10 @@ def test_the_hard_slice(lang):
             assert a.observed_at[:10] == b.observed_at[:10]  # same day
             assert c.noun == rival.noun
             # same template: the texts differ only in the name and the value
-            strip = [r.text.replace(ent, "E").replace(v, "V") for r, ent, v in
-                     ((a, c.entity, c.values[0]), (b, rival.entity, rival.values[0]))]
+            strip = [
+                r.text.replace(ent, "E").replace(v, "V")
+                for r, ent, v in ((a, c.entity, c.values[0]), (b, rival.entity, rival.values[0]))
+            ]
             assert strip[0] == strip[1]
         else:
             assert q.entity is None and q.answer is None and q.stale_values == ()
@@ -375,8 +392,7 @@ def test_the_hard_slice(lang):
             (room,) = [o for o in inst.chains if o.values == q.other_values]
             assert room.slot == "meeting room" and room.entity != q.intended
             assert inst.first_names[room.entity] == q.mention
-            assert not any(o.entity == q.intended and o.slot == "meeting room"
-                           for o in inst.chains)
+            assert not any(o.entity == q.intended and o.slot == "meeting room" for o in inst.chains)
 
 
 # ----------------------------------------------------------------------- metrics
@@ -384,11 +400,22 @@ def test_the_hard_slice(lang):
 
 def _req(answer: str | None = "10:45", stale=("9:30",), other=("11:15",), **kw) -> Request:
     fields = {
-        "id": "q", "text": "the standup with Minjun is at", "partner": "Minjun Kim",
-        "now": "2026-07-01T00:00:00+00:00", "entity": "Minjun Kim", "slot": "meeting time",
-        "answer": answer, "stale_values": tuple(stale), "other_values": tuple(other),
-        "answerable": answer is not None, "ambiguous": bool(other), "third_party": False,
-        "hard": False, "lang": "en", "mention": "Minjun", "intended": "Minjun Kim",
+        "id": "q",
+        "text": "the standup with Minjun is at",
+        "partner": "Minjun Kim",
+        "now": "2026-07-01T00:00:00+00:00",
+        "entity": "Minjun Kim",
+        "slot": "meeting time",
+        "answer": answer,
+        "stale_values": tuple(stale),
+        "other_values": tuple(other),
+        "answerable": answer is not None,
+        "ambiguous": bool(other),
+        "third_party": False,
+        "hard": False,
+        "lang": "en",
+        "mention": "Minjun",
+        "intended": "Minjun Kim",
     }
     if answer is None:
         fields["entity"] = None
@@ -453,8 +480,9 @@ def test_clean_and_abstention_on_answerable_requests():
 
 
 def test_unanswerable_requests_are_scored_apart():
-    q = _req(None, stale=(), other=("16C",), slot="meeting room",
-             text="the standup with Minjun is in")
+    q = _req(
+        None, stale=(), other=("16C",), slot="meeting room", text="the standup with Minjun is in"
+    )
     rival_room = _line("The standup with Minjun Lee is in 16C.", "Minjun Lee")
     filled = bm.score_block([rival_room, OTHER], q)
     assert filled.misattributed and not filled.clean and not filled.abstained
@@ -494,8 +522,13 @@ def test_aggregate_keeps_answerable_and_unanswerable_apart():
     assert agg["misattribution_unanswerable"] == 0.5 and agg["clean_unanswerable"] == 0.5
     assert agg["on_time"] == 5 / 6 and agg["clean_at_deadline"] == 2 / 6
     assert agg["slices"]["third_party"] == {
-        "n": 1, "recall": 1.0, "stale": 0.0, "misattribution": 1.0, "co_injection": 0.0,
-        "clean": 0.0, "abstain": 0.0,
+        "n": 1,
+        "recall": 1.0,
+        "stale": 0.0,
+        "misattribution": 1.0,
+        "co_injection": 0.0,
+        "clean": 0.0,
+        "abstain": 0.0,
     }
     assert agg["slices"]["hard"]["n"] == 0 and agg["slices"]["hard"]["clean"] is None
     assert agg["stale_count"] == 1

@@ -41,8 +41,13 @@ def test_korean_particles_follow_the_final_consonant():
 @pytest.mark.integration
 def test_small_run_outcomes(neo4j_server):
     def connect(ns: str, **overrides: object) -> Memory:
-        return Memory.connect(neo4j_server.bolt_url, ns, neo4j_auth=neo4j_server.auth,
-                              install_schema=False, **overrides)
+        return Memory.connect(
+            neo4j_server.bolt_url,
+            ns,
+            neo4j_auth=neo4j_server.auth,
+            install_schema=False,
+            **overrides,
+        )
 
     rows = pmem.run(connect, cases=3, langs=("en",), progress=lambda m: None)
     for row in rows:

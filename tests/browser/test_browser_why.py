@@ -31,10 +31,18 @@ def browser(tmp_path):
 
     opts = Options()
     opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--window-size=1400,900",
-                f"--user-data-dir={tmp_path / 'profile'}"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1400,900",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ):
         opts.add_argument(arg)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     yield driver
@@ -76,8 +84,10 @@ def _graph_texts(driver, wanted: list[str], timeout: float = 30) -> str:
 def _fills(driver) -> set[str]:
     from selenium.webdriver.common.by import By
 
-    return {(e.get_attribute("fill") or "").upper()
-            for e in driver.find_elements(By.CSS_SELECTOR, "svg circle")}
+    return {
+        (e.get_attribute("fill") or "").upper()
+        for e in driver.find_elements(By.CSS_SELECTOR, "svg circle")
+    }
 
 
 def test_why_link_shows_a_readable_graph(memory, browser):
@@ -85,12 +95,20 @@ def test_why_link_shows_a_readable_graph(memory, browser):
         pytest.skip("the server's HTTP address is not known")
     if not memory.config.neo4j_http_url.startswith("http://127.0.0.1"):
         pytest.skip("graphmem's Browser settings are written for the local server only")
-    memory.ingest([
-        Record("Our quarterly review is in the Birch room.", id="m0",
-               facts=(Fact("quarterly review", "room", "Birch room"),)),
-        Record("The quarterly review moved to the Aurora room.", id="m1",
-               facts=(Fact("quarterly review", "room", "Aurora room", "update"),)),
-    ])
+    memory.ingest(
+        [
+            Record(
+                "Our quarterly review is in the Birch room.",
+                id="m0",
+                facts=(Fact("quarterly review", "room", "Birch room"),),
+            ),
+            Record(
+                "The quarterly review moved to the Aurora room.",
+                id="m1",
+                facts=(Fact("quarterly review", "room", "Aurora room", "update"),),
+            ),
+        ]
+    )
     why = memory.why("quarterly review", "room")
     assert why.browser_url and "preselectAuthMethod=NO_AUTH" in why.browser_url
     assert "\\u241f" in why.browser_url.replace("%5Cu241f", "\\u241f")  # no box glyph
@@ -119,8 +137,10 @@ def test_the_guide_plays_from_the_service(neo4j_server, browser):
     settings = Settings(memory=MemoryConfig(neo4j_uri=neo4j_server.bolt_url))
     with ServiceThread(create_app(settings)) as service:
         guide = f"{service.url}/browser/guide.html?ns=alice"
-        url = (f"{neo4j_server.http_url}/browser/?dbms={quote(neo4j_server.bolt_url, safe='')}"
-               f"&preselectAuthMethod=NO_AUTH&cmd=edit&arg={quote(':play ' + guide, safe='')}")
+        url = (
+            f"{neo4j_server.http_url}/browser/?dbms={quote(neo4j_server.bolt_url, safe='')}"
+            f"&preselectAuthMethod=NO_AUTH&cmd=edit&arg={quote(':play ' + guide, safe='')}"
+        )
         browser.get(url)
         run = _wait_for(browser, "[data-testid='editor-Run']")[0]
         _connected(browser)  # after connecting, Browser knows the server's allowed hosts

@@ -29,9 +29,11 @@ def test_requested_slot_from_noun_and_ending():
 def test_a_given_name_means_every_entity_that_has_it():
     ents = ["Minjun Kim", "Minjun Lee", "김민준", "이민준", "Orion"]
     assert mention_candidates("the sync with Minjun is at", ents) == {
-        "minjun": ["Minjun Kim", "Minjun Lee"]}
+        "minjun": ["Minjun Kim", "Minjun Lee"]
+    }
     assert mention_candidates("the sync with Minjun Kim is at", ents) == {
-        "minjun kim": ["Minjun Kim"]}
+        "minjun kim": ["Minjun Kim"]
+    }
     assert mention_candidates("민준님이랑 회의", ents) == {"민준": ["김민준", "이민준"]}
 
 
@@ -39,14 +41,17 @@ def test_posterior_prefers_the_partner_then_who_the_partner_talks_about():
     post = identity_posterior(["Minjun Kim", "Minjun Lee"], "Minjun Lee", {}, {}, "2026-05-05")
     assert max(post, key=post.get) == "Minjun Lee" and abs(sum(post.values()) - 1) < 1e-9
     comention = {"jiyoung park": {"minjun kim": 9.0, "minjun lee": 1.0}}
-    post = identity_posterior(["Minjun Kim", "Minjun Lee"], "Jiyoung Park", comention, {},
-                              "2026-05-05")
+    post = identity_posterior(
+        ["Minjun Kim", "Minjun Lee"], "Jiyoung Park", comention, {}, "2026-05-05"
+    )
     assert post["Minjun Kim"] > post["Minjun Lee"]
 
 
 def test_render_block_respects_lines_and_characters():
-    recs = [ActiveRecord(i, f"r{i}", "x" * 150, "2026-05-01T00:00:00", ("Ann",), None)
-            for i in range(10)]
+    recs = [
+        ActiveRecord(i, f"r{i}", "x" * 150, "2026-05-01T00:00:00", ("Ann",), None)
+        for i in range(10)
+    ]
     text, kept = render_block([BlockLine(r, 1.0) for r in recs])
     assert text.startswith("[Relevant memory]\n- (2026-05-01, to Ann) ")
     assert len(text) <= 800 and len(kept) <= 6

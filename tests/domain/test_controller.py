@@ -15,14 +15,24 @@ class Harness:
         self.c = Controller(registry, preserve_history=preserve)
         self.states: dict[str, KeyState] = {}
 
-    def say(self, value, intent=Intent.ASSERT, *, source=None, authority=1, stated=None,
-            subject="key", relation="location"):
+    def say(
+        self,
+        value,
+        intent=Intent.ASSERT,
+        *,
+        source=None,
+        authority=1,
+        stated=None,
+        subject="key",
+        relation="location",
+    ):
         pos = next(_pos)
         fact = Fact(subject, relation, value, intent)
         key, _ = self.c.key_for(fact)
         state = self.states.setdefault(key, KeyState(key))
-        ctx = FactContext(f"r{pos}", pos, 0, f"2026-01-01T00:00:{pos % 60:02d}", stated,
-                          authority, source)
+        ctx = FactContext(
+            f"r{pos}", pos, 0, f"2026-01-01T00:00:{pos % 60:02d}", stated, authority, source
+        )
         op = self.c.apply(state, fact, ctx, Plan())
         assert check_invariants(state) == []
         return op.kind, state
@@ -48,7 +58,9 @@ def test_reject_contradicts():
     kind, state = h.say("28:12", Intent.CORRECT)
     assert kind is OpKind.REJECT
     assert {v.value: v.status for v in state.versions.values()} == {
-        "27:12": Status.CONTRADICTED, "28:12": Status.ACTIVE}
+        "27:12": Status.CONTRADICTED,
+        "28:12": Status.ACTIVE,
+    }
 
 
 def test_noop_adds_evidence_only():

@@ -43,11 +43,24 @@ def test_dissimilar_names_are_never_sent_to_the_checker():
 def test_memory_merges_keys_and_never_shows_values(connect, namespace):
     with OllamaTestServer([{"answer": "SAME"}]) as server:
         memory = connect(namespace, soft_keys=_matcher(server))
-        memory.ingest([Record("My PB is 27:12", id="1",
-                              facts=(Fact("Minjun", "5k personal best time", "27:12"),))])
-        memory.ingest([Record("New PB: 25:50", id="2",
-                              facts=(Fact("Minjun", "personal best 5k time", "25:50",
-                                          "update"),))])
+        memory.ingest(
+            [
+                Record(
+                    "My PB is 27:12",
+                    id="1",
+                    facts=(Fact("Minjun", "5k personal best time", "27:12"),),
+                )
+            ]
+        )
+        memory.ingest(
+            [
+                Record(
+                    "New PB: 25:50",
+                    id="2",
+                    facts=(Fact("Minjun", "personal best 5k time", "25:50", "update"),),
+                )
+            ]
+        )
         sent = " ".join(m["content"] for b in server.chat_requests for m in b["messages"])
     why = memory.why("Minjun", "5k personal best time")
     assert why.value == "25:50" and [v["value"] for v in why.replaced] == ["27:12"]

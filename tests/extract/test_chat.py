@@ -20,39 +20,42 @@ from graphmem.extract.chat import ChatExtractor, find_values
 WEDNESDAY = datetime(2026, 3, 4, 10, 0)
 
 
-@pytest.mark.parametrize(("text", "kind", "value"), [
-    ("standup at 3pm", "time", "15:00"),
-    ("at 15:30 sharp", "time", "15:30"),
-    ("noon works", "time", "12:00"),
-    ("오후 3시 반에", "time", "15:30"),
-    ("내일 15시 20분", "time", "15:20"),
-    ("세 시에 봐요", "bare_time", "03:00"),
-    ("Thu", "date", "2026-03-05"),
-    ("tomorrow", "date", "2026-03-05"),
-    ("다음 주 화요일", "date", "2026-03-10"),
-    ("on the 24th", "date", "2026-03-24"),
-    ("5월 3일", "date", "2026-05-03"),
-    ("27 March", "date", "2026-03-27"),
-    ("room 4B", "room", "4B"),
-    ("B회의실", "room", "B회의실"),
-    ("12층으로", "room", "12층"),
-    ("$1,200", "money", "1200 USD"),
-    ("$1.2k", "money", "1200 USD"),
-    ("오십만 원", "money", "500000 KRW"),
-    ("만 오천 원", "money", "15000 KRW"),
-    ("120만원으로", "money", "1200000 KRW"),
-    ("£40/hr", "rate", "40 GBP/hour"),
-    ("하루 75만 원", "rate", "750000 KRW/day"),
-    ("90 minutes", "duration", "90 min"),
-    ("2시간 정도", "duration", "120 min"),
-    ("an hour and a half", "duration", "90 min"),
-    ("that makes 6 of us", "count", "6"),
-    ("세 명", "count", "3"),
-    ("010-1234-5678", "phone", "01012345678"),
-    ("+82 10-4417-2290", "phone", "+821044172290"),
-    ("Jo@Example.com", "email", "jo@example.com"),
-    ("https://zoom.us/j/88", "url", "https://zoom.us/j/88"),
-])
+@pytest.mark.parametrize(
+    ("text", "kind", "value"),
+    [
+        ("standup at 3pm", "time", "15:00"),
+        ("at 15:30 sharp", "time", "15:30"),
+        ("noon works", "time", "12:00"),
+        ("오후 3시 반에", "time", "15:30"),
+        ("내일 15시 20분", "time", "15:20"),
+        ("세 시에 봐요", "bare_time", "03:00"),
+        ("Thu", "date", "2026-03-05"),
+        ("tomorrow", "date", "2026-03-05"),
+        ("다음 주 화요일", "date", "2026-03-10"),
+        ("on the 24th", "date", "2026-03-24"),
+        ("5월 3일", "date", "2026-05-03"),
+        ("27 March", "date", "2026-03-27"),
+        ("room 4B", "room", "4B"),
+        ("B회의실", "room", "B회의실"),
+        ("12층으로", "room", "12층"),
+        ("$1,200", "money", "1200 USD"),
+        ("$1.2k", "money", "1200 USD"),
+        ("오십만 원", "money", "500000 KRW"),
+        ("만 오천 원", "money", "15000 KRW"),
+        ("120만원으로", "money", "1200000 KRW"),
+        ("£40/hr", "rate", "40 GBP/hour"),
+        ("하루 75만 원", "rate", "750000 KRW/day"),
+        ("90 minutes", "duration", "90 min"),
+        ("2시간 정도", "duration", "120 min"),
+        ("an hour and a half", "duration", "90 min"),
+        ("that makes 6 of us", "count", "6"),
+        ("세 명", "count", "3"),
+        ("010-1234-5678", "phone", "01012345678"),
+        ("+82 10-4417-2290", "phone", "+821044172290"),
+        ("Jo@Example.com", "email", "jo@example.com"),
+        ("https://zoom.us/j/88", "url", "https://zoom.us/j/88"),
+    ],
+)
 def test_typed_values_have_one_canonical_form(text, kind, value):
     found = [(v.kind, v.value) for v in find_values(text, WEDNESDAY)]
     assert (kind, value) in found, found
@@ -74,17 +77,23 @@ def test_value_spans_never_overlap_and_lie_in_the_text(text):
         assert a.end <= b.start
 
 
-def _record(text: str, speaker: str = "Mina Park", others: tuple[str, ...] = ("Joon Lee",),
-            at: str = "2026-03-04T10:00:00") -> Record:
-    return Record(text, speaker=speaker, participants=(speaker, *others), observed_at=at,
-                  source="chan-1")
+def _record(
+    text: str,
+    speaker: str = "Mina Park",
+    others: tuple[str, ...] = ("Joon Lee",),
+    at: str = "2026-03-04T10:00:00",
+) -> Record:
+    return Record(
+        text, speaker=speaker, participants=(speaker, *others), observed_at=at, source="chan-1"
+    )
 
 
 def test_an_explicit_owner_and_noun_make_a_fact():
     ex = ChatExtractor()
     got = ex.extract(_record("The Orion deadline is March 20."))
     assert [(f.subject, f.relation, f.value) for f in got.facts] == [
-        ("Orion", "deadline", "2026-03-20")]
+        ("Orion", "deadline", "2026-03-20")
+    ]
 
 
 def test_a_change_lands_on_the_key_the_subject_already_has():
@@ -95,13 +104,16 @@ def test_a_change_lands_on_the_key_the_subject_already_has():
     assert moved.value == "2026-04-02" and moved.intent is Intent.UPDATE
 
 
-@pytest.mark.parametrize("text", [
-    "can we move the Orion deadline to March 22?",
-    "how about March 22 for the Orion deadline",
-    "Orion 마감 3월 22일로 하면 어때요?",
-    "if the Orion deadline were March 22 we'd be fine",
-    "we used to have the Orion deadline on March 1",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can we move the Orion deadline to March 22?",
+        "how about March 22 for the Orion deadline",
+        "Orion 마감 3월 22일로 하면 어때요?",
+        "if the Orion deadline were March 22 we'd be fine",
+        "we used to have the Orion deadline on March 1",
+    ],
+)
 def test_questions_proposals_and_hypotheticals_state_nothing(text):
     got = ChatExtractor().extract(_record(text))
     assert got.facts == ()
@@ -122,8 +134,9 @@ def test_first_person_rate_is_the_speakers():
 
 
 def test_korean_titles_and_particles_find_the_person():
-    got = ChatExtractor().extract(_record("김민준님 일당은 75만 원입니다", speaker="박서연",
-                                          others=("이지우",)))
+    got = ChatExtractor().extract(
+        _record("김민준님 일당은 75만 원입니다", speaker="박서연", others=("이지우",))
+    )
     assert [(f.subject, f.value) for f in got.facts] == [("김민준", "750000 KRW/day")]
 
 
@@ -144,7 +157,8 @@ def test_declared_relations_name_the_key():
     reg.declare("parking spot", synonyms=["parking", "주차"], value_type="room")
     got = ChatExtractor(reg).extract(_record("Joon Lee's parking is B12 from today"))
     assert [(f.subject, f.relation, f.value) for f in got.facts] == [
-        ("Joon Lee", "parking spot", "B12")]
+        ("Joon Lee", "parking spot", "B12")
+    ]
 
 
 def test_bad_vocabulary_is_a_typed_error():
@@ -159,11 +173,13 @@ def test_bad_vocabulary_is_a_typed_error():
 @pytest.mark.integration
 def test_memory_reads_text_only_records_with_the_chat_extractor(connect, namespace):
     mem = connect(namespace, extractor="chat")
-    report = mem.ingest([
-        _record("The Orion deadline is March 20.", at="2026-03-02T09:00:00"),
-        _record("Orion got pushed to April 2", at="2026-03-03T09:00:00"),
-        _record("lol ok", at="2026-03-03T09:01:00"),
-    ])
+    report = mem.ingest(
+        [
+            _record("The Orion deadline is March 20.", at="2026-03-02T09:00:00"),
+            _record("Orion got pushed to April 2", at="2026-03-03T09:00:00"),
+            _record("lol ok", at="2026-03-03T09:01:00"),
+        ]
+    )
     assert report.stored == 3 and report.facts == 2
     why = mem.why("Orion", "deadline")
     assert why.value == "2026-04-02"
@@ -177,9 +193,15 @@ def test_the_extractors_context_is_bounded(monkeypatch):
     monkeypatch.setattr(module, "MAX_KEYS", 5)
     ex = ChatExtractor()
     for i in range(20):
-        ex.extract(Record(f"The Project{i} deadline is March 20.", speaker="A",
-                          participants=("A", f"B{i}"), observed_at="2026-03-02T09:00:00",
-                          source=f"chan-{i}"))
+        ex.extract(
+            Record(
+                f"The Project{i} deadline is March 20.",
+                speaker="A",
+                participants=("A", f"B{i}"),
+                observed_at="2026-03-02T09:00:00",
+                source=f"chan-{i}",
+            )
+        )
     assert len(ex._conversations) == 3
     assert len(ex._heads) <= 5 and len(ex._subjects) <= 5
 

@@ -75,10 +75,14 @@ def test_is_an_extractor(client: OllamaClient) -> None:
 
 def test_happy_path_and_the_request(server: OllamaTestServer, client: OllamaClient) -> None:
     records = [Record("Minjun's 5k personal best is 27:12", id="a"), Record("Hello there!")]
-    server.push({"records": [
-        entry(1, "facts", fact("Minjun", "5k personal best", "27:12")),
-        entry(2, "no_fact"),
-    ]})
+    server.push(
+        {
+            "records": [
+                entry(1, "facts", fact("Minjun", "5k personal best", "27:12")),
+                entry(2, "no_fact"),
+            ]
+        }
+    )
     got = LLMExtractor(client).extract_many(records)
 
     assert got[0].status is FACTS
@@ -93,10 +97,14 @@ def test_happy_path_and_the_request(server: OllamaTestServer, client: OllamaClie
 
 
 def test_intents_are_carried(server: OllamaTestServer, client: OllamaClient) -> None:
-    server.push({"records": [
-        entry(1, "facts", fact("door", "colour", "blue", "update")),
-        entry(2, "facts", fact("door", "colour", "", "revoke")),
-    ]})
+    server.push(
+        {
+            "records": [
+                entry(1, "facts", fact("door", "colour", "blue", "update")),
+                entry(2, "facts", fact("door", "colour", "", "revoke")),
+            ]
+        }
+    )
     got = LLMExtractor(client).extract_many(
         [Record("The door is blue now"), Record("Forget what I said about the door")]
     )
@@ -184,11 +192,18 @@ def test_hallucinated_value_is_dropped(server: OllamaTestServer, client: OllamaC
 def test_good_facts_survive_a_hallucinated_sibling(
     server: OllamaTestServer, client: OllamaClient
 ) -> None:
-    server.push({"records": [entry(
-        1, "facts",
-        fact("Minjun", "employer", "Kakao"),
-        fact("Minjun", "city", "Pangyo"),
-    )]})
+    server.push(
+        {
+            "records": [
+                entry(
+                    1,
+                    "facts",
+                    fact("Minjun", "employer", "Kakao"),
+                    fact("Minjun", "city", "Pangyo"),
+                )
+            ]
+        }
+    )
     [got] = LLMExtractor(client).extract_many([Record("Minjun now works at Kakao")])
     assert got.status is FACTS
     assert got.facts == (Fact("Minjun", "employer", "Kakao"),)
@@ -210,9 +225,9 @@ def test_verbatim_check_ignores_case_and_whitespace_only(
 def test_pronoun_sentence_marked_unresolved_stays_unresolved(
     server: OllamaTestServer, client: OllamaClient
 ) -> None:
-    server.push({"records": [entry(
-        1, "unresolved", fact("He", "city", "Busan"), reason="pronoun subject"
-    )]})
+    server.push(
+        {"records": [entry(1, "unresolved", fact("He", "city", "Busan"), reason="pronoun subject")]}
+    )
     [got] = LLMExtractor(client).extract_many([Record("He moved to Busan")])
     assert got.status is UNRESOLVED
     assert got.facts == ()
@@ -222,11 +237,15 @@ def test_pronoun_sentence_marked_unresolved_stays_unresolved(
 def test_omitted_record_is_unresolved_and_stray_numbers_ignored(
     server: OllamaTestServer, client: OllamaClient
 ) -> None:
-    server.push({"records": [
-        entry(2, "facts", fact("Sky", "colour", "blue")),
-        entry(7, "facts", fact("Door", "colour", "red")),
-        entry(0, "no_fact"),
-    ]})
+    server.push(
+        {
+            "records": [
+                entry(2, "facts", fact("Sky", "colour", "blue")),
+                entry(7, "facts", fact("Door", "colour", "red")),
+                entry(0, "no_fact"),
+            ]
+        }
+    )
     got = LLMExtractor(client).extract_many([Record("Door is red"), Record("Sky is blue")])
     assert got[0].status is UNRESOLVED
     assert "no answer" in got[0].reason
@@ -236,10 +255,14 @@ def test_omitted_record_is_unresolved_and_stray_numbers_ignored(
 def test_conflicting_duplicate_answers_are_unresolved(
     server: OllamaTestServer, client: OllamaClient
 ) -> None:
-    server.push({"records": [
-        entry(1, "facts", fact("Door", "colour", "red")),
-        entry(1, "no_fact"),
-    ]})
+    server.push(
+        {
+            "records": [
+                entry(1, "facts", fact("Door", "colour", "red")),
+                entry(1, "no_fact"),
+            ]
+        }
+    )
     [got] = LLMExtractor(client).extract_many([Record("Door is red")])
     assert got.status is UNRESOLVED
 
@@ -252,9 +275,7 @@ def test_facts_status_without_facts_is_unresolved(
     assert got.status is UNRESOLVED
 
 
-def test_relation_aligned_to_known_relation(
-    server: OllamaTestServer, client: OllamaClient
-) -> None:
+def test_relation_aligned_to_known_relation(server: OllamaTestServer, client: OllamaClient) -> None:
     server.push({"records": [entry(1, "facts", fact("Alice", "Place_Of-Birth", "Paris"))]})
     ex = LLMExtractor(client, known_relations=["place of birth", "employer"])
     [got] = ex.extract_many([Record("Alice was born in Paris")])
@@ -290,8 +311,9 @@ def test_new_relations_are_offered_to_later_batches(
 
 def test_batches_keep_record_order(server: OllamaTestServer) -> None:
     texts = [f"Item{i} costs {i}0 won" for i in range(5)]
-    table = {t: entry(0, "facts", fact(f"Item{i}", "price", f"{i}0 won")) for i, t in
-             enumerate(texts)}
+    table = {
+        t: entry(0, "facts", fact(f"Item{i}", "price", f"{i}0 won")) for i, t in enumerate(texts)
+    }
     with OllamaTestServer(scripted(table)) as srv, OllamaClient(srv.url, timeout=5) as client:
         got = LLMExtractor(client, batch_size=2).extract_many(Record(t) for t in texts)
         assert len(srv.chat_requests) == 3

@@ -56,15 +56,30 @@ def _one(rules: SlotRuleExtractor, text: str) -> tuple[ParseStatus, tuple[Fact, 
         ("이제 김민준 회의는 27E 호에서 해", "김민준", "meeting room", "27E 호", U),
         # deadline
         ("Jordan Lee's deadline is May 3.", "Jordan Lee", "deadline", "May 3", A),
-        ("The deadline for Project Falcon is now 2026-05-03", "Project Falcon", "deadline",
-         "2026-05-03", U),
+        (
+            "The deadline for Project Falcon is now 2026-05-03",
+            "Project Falcon",
+            "deadline",
+            "2026-05-03",
+            U,
+        ),
         ("김민준 마감일은 5월 3일이야", "김민준", "deadline", "5월 3일", A),
         ("Alex의 deadline은 5월 3일이야", "Alex", "deadline", "5월 3일", A),
         # launch date
-        ("The launch date for Project Falcon is May 3rd, 2026.", "Project Falcon",
-         "launch date", "May 3rd, 2026", A),
-        ("Project Falcon 출시일이 2026년 5월 3일로 변경됐습니다", "Project Falcon", "launch date",
-         "2026년 5월 3일", U),
+        (
+            "The launch date for Project Falcon is May 3rd, 2026.",
+            "Project Falcon",
+            "launch date",
+            "May 3rd, 2026",
+            A,
+        ),
+        (
+            "Project Falcon 출시일이 2026년 5월 3일로 변경됐습니다",
+            "Project Falcon",
+            "launch date",
+            "2026년 5월 3일",
+            U,
+        ),
         # day rate
         ("Alex's day rate is $1,200.", "Alex", "day rate", "$1,200", A),
         ("Alex's day rate changed to 1,200 dollars", "Alex", "day rate", "1,200 dollars", U),
@@ -72,12 +87,21 @@ def _one(rules: SlotRuleExtractor, text: str) -> tuple[ParseStatus, tuple[Fact, 
         ("김민준 일당이 71 만 원으로 바뀌었어", "김민준", "day rate", "71 만 원", U),
         # budget cap
         ("Project Falcon's budget cap is 1.2M.", "Project Falcon", "budget cap", "1.2M", A),
-        ("이민준 예산 한도가 1억 2천만 원으로 변경됐습니다", "이민준", "budget cap",
-         "1억 2천만 원", U),
+        (
+            "이민준 예산 한도가 1억 2천만 원으로 변경됐습니다",
+            "이민준",
+            "budget cap",
+            "1억 2천만 원",
+            U,
+        ),
     ],
 )
 def test_fact_when_entity_noun_and_typed_value_occur(
-    rules: SlotRuleExtractor, text: str, subject: str, relation: str, value: str,
+    rules: SlotRuleExtractor,
+    text: str,
+    subject: str,
+    relation: str,
+    value: str,
     intent: Intent,
 ) -> None:
     status, facts, reason = _one(rules, text)
@@ -89,7 +113,9 @@ def test_subject_is_the_registered_name_not_the_inflected_surface(
     rules: SlotRuleExtractor,
 ) -> None:
     for text in (
-        "김민준님 회의는 3시야", "김민준님에게 회의는 3시라고 전해줘", "김민준씨 회의는 3시야",
+        "김민준님 회의는 3시야",
+        "김민준님에게 회의는 3시라고 전해줘",
+        "김민준씨 회의는 3시야",
     ):
         status, facts, _ = _one(rules, text)
         assert status is FACTS and facts[0].subject == "김민준", text
@@ -98,9 +124,13 @@ def test_subject_is_the_registered_name_not_the_inflected_surface(
 @pytest.mark.parametrize(
     "text",
     [
-        "Alex moved the meeting to 4pm", "Alex's meeting is now at 4pm",
-        "Alex changed the meeting to 4pm", "Alex rescheduled the meeting to 4pm",
-        "김민준 회의를 4시로 변경했어", "김민준 회의를 4시로 옮겼어", "이제 김민준 회의는 4시야",
+        "Alex moved the meeting to 4pm",
+        "Alex's meeting is now at 4pm",
+        "Alex changed the meeting to 4pm",
+        "Alex rescheduled the meeting to 4pm",
+        "김민준 회의를 4시로 변경했어",
+        "김민준 회의를 4시로 옮겼어",
+        "이제 김민준 회의는 4시야",
         "김민준 회의가 4시로 바뀌었어",
     ],
 )
@@ -227,7 +257,8 @@ def test_record_with_several_keys(rules: SlotRuleExtractor) -> None:
     r = rules.extract(Record("김민준 회의는 3시야. 이민준 마감일은 5월 3일이야."))
     assert r.status is FACTS
     assert r.facts == (
-        Fact("김민준", "meeting time", "3시"), Fact("이민준", "deadline", "5월 3일"),
+        Fact("김민준", "meeting time", "3시"),
+        Fact("이민준", "deadline", "5월 3일"),
     )
 
 
@@ -247,7 +278,12 @@ def test_is_an_extractor(rules: SlotRuleExtractor) -> None:
 
 def test_default_slots_are_seed_004s_six() -> None:
     assert [s.name for s in DEFAULT_SLOTS] == [
-        "meeting time", "meeting room", "deadline", "launch date", "day rate", "budget cap",
+        "meeting time",
+        "meeting room",
+        "deadline",
+        "launch date",
+        "day rate",
+        "budget cap",
     ]
     assert {s.value_type for s in DEFAULT_SLOTS} == {"time", "room", "date", "money"}
     assert all(s.nouns_en and s.nouns_ko for s in DEFAULT_SLOTS)
@@ -281,22 +317,36 @@ def test_slot_spec_validation() -> None:
 @pytest.mark.parametrize(
     ("text", "vtype", "value"),
     [
-        ("at 3pm", "time", "3pm"), ("at 3 PM", "time", "3 PM"), ("at 15:30", "time", "15:30"),
-        ("at 9:30 a.m. sharp", "time", "9:30 a.m."), ("at noon", "time", "noon"),
-        ("오후 3시에", "time", "오후 3시"), ("3시 반에", "time", "3시 반"),
+        ("at 3pm", "time", "3pm"),
+        ("at 3 PM", "time", "3 PM"),
+        ("at 15:30", "time", "15:30"),
+        ("at 9:30 a.m. sharp", "time", "9:30 a.m."),
+        ("at noon", "time", "noon"),
+        ("오후 3시에", "time", "오후 3시"),
+        ("3시 반에", "time", "3시 반"),
         ("15시 30분에", "time", "15시 30분"),
-        ("in room B", "room", "room B"), ("in Room 402", "room", "Room 402"),
-        ("in conference room 3", "room", "conference room 3"), ("is in 16C", "room", "16C"),
-        ("B회의실에서", "room", "B회의실"), ("회의실 B에서", "room", "회의실 B"),
-        ("27E 호에서", "room", "27E 호"), ("402호실", "room", "402호실"),
+        ("in room B", "room", "room B"),
+        ("in Room 402", "room", "Room 402"),
+        ("in conference room 3", "room", "conference room 3"),
+        ("is in 16C", "room", "16C"),
+        ("B회의실에서", "room", "B회의실"),
+        ("회의실 B에서", "room", "회의실 B"),
+        ("27E 호에서", "room", "27E 호"),
+        ("402호실", "room", "402호실"),
         ("제3회의실", "room", "제3회의실"),
-        ("on May 3", "date", "May 3"), ("on 3 March 2026", "date", "3 March 2026"),
-        ("on 2026-05-03", "date", "2026-05-03"), ("on 5/3", "date", "5/3"),
-        ("5월 3일에", "date", "5월 3일"), ("2026년 5월 3일", "date", "2026년 5월 3일"),
+        ("on May 3", "date", "May 3"),
+        ("on 3 March 2026", "date", "3 March 2026"),
+        ("on 2026-05-03", "date", "2026-05-03"),
+        ("on 5/3", "date", "5/3"),
+        ("5월 3일에", "date", "5월 3일"),
+        ("2026년 5월 3일", "date", "2026년 5월 3일"),
         ("2026.05.03에", "date", "2026.05.03"),
-        ("$1,200", "money", "$1,200"), ("$1.2M budget", "money", "$1.2M"),
-        ("1,200 dollars", "money", "1,200 dollars"), ("1.2M", "money", "1.2M"),
-        ("120만원", "money", "120만원"), ("71 만 원", "money", "71 만 원"),
+        ("$1,200", "money", "$1,200"),
+        ("$1.2M budget", "money", "$1.2M"),
+        ("1,200 dollars", "money", "1,200 dollars"),
+        ("1.2M", "money", "1.2M"),
+        ("120만원", "money", "120만원"),
+        ("71 만 원", "money", "71 만 원"),
         ("1,200달러", "money", "1,200달러"),
     ],
 )
@@ -314,8 +364,11 @@ def test_not_values(text: str) -> None:
 
 def test_slot_nouns_longest_first() -> None:
     assert [n[2] for n in find_slot_nouns("the meeting room and the meeting")] == [
-        "meeting room", "meeting",
+        "meeting room",
+        "meeting",
     ]
     assert [n[2] for n in find_slot_nouns("회의실과 회의 시간, 마감일")] == [
-        "회의실", "회의 시간", "마감일",
+        "회의실",
+        "회의 시간",
+        "마감일",
     ]

@@ -33,8 +33,11 @@ def test_grammar_keeps_a_value_that_ends_with_a_period():
     from graphmem import Record
 
     (f,) = ex.extract(Record("Pedro Pierluisi worked in the city of Washington, D.C..")).facts
-    assert (f.subject, f.relation, f.value) == ("Pedro Pierluisi", "work location",
-                                                 "Washington, D.C.")
+    assert (f.subject, f.relation, f.value) == (
+        "Pedro Pierluisi",
+        "work location",
+        "Washington, D.C.",
+    )
     assert ex.extract(Record("This sentence matches no template")).status == "no_fact"
 
 

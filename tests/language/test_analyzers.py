@@ -27,8 +27,14 @@ from graphmem.language.korean import shared_kiwi
 
 # One batch of names for the whole module: every new batch makes Kiwi rebuild (~1 s).
 NAMES = [
-    "김민준", "이민준", "Christian Abbiati", "Sketches by Boz", "Tunisia national football team",
-    "New York", "New York Times", "Alex",
+    "김민준",
+    "이민준",
+    "Christian Abbiati",
+    "Sketches by Boz",
+    "Tunisia national football team",
+    "New York",
+    "New York Times",
+    "Alex",
 ]
 
 
@@ -43,7 +49,7 @@ def en() -> EnglishAnalyzer:
 
 
 def _offsets_match(text: str, tokens: list[Token]) -> bool:
-    return all(text[t.start:t.end] == t.text for t in tokens)
+    return all(text[t.start : t.end] == t.text for t in tokens)
 
 
 # ----------------------------------------------------------------- construction
@@ -102,7 +108,8 @@ def test_english_multiword_user_word_is_one_token(en: EnglishAnalyzer) -> None:
 
 def test_english_sentences(en: EnglishAnalyzer) -> None:
     assert en.sentences("Alex moved it. The meeting is at 3 p.m. now!  ") == [
-        "Alex moved it.", "The meeting is at 3 p.m. now!",
+        "Alex moved it.",
+        "The meeting is at 3 p.m. now!",
     ]
     assert en.sentences("   ") == []
 
@@ -110,8 +117,10 @@ def test_english_sentences(en: EnglishAnalyzer) -> None:
 def test_english_name_spans_whole_words_and_maximal(en: EnglishAnalyzer) -> None:
     text = "The New York Times's desk in New York. Alexa met Alex's team."
     spans = en.name_spans(text)
-    assert [(text[s.start:s.end], s.name) for s in spans] == [
-        ("New York Times", "New York Times"), ("New York", "New York"), ("Alex", "Alex"),
+    assert [(text[s.start : s.end], s.name) for s in spans] == [
+        ("New York Times", "New York Times"),
+        ("New York", "New York"),
+        ("Alex", "Alex"),
     ]
     assert en.name_spans("ALEX is here", ["Alex"]) == [NameSpan(0, 4, "Alex")]
 
@@ -146,7 +155,9 @@ def test_korean_tokens_tag_particles_and_lemmas(ko: KoreanAnalyzer) -> None:
 
 def test_korean_sentences(ko: KoreanAnalyzer) -> None:
     assert ko.sentences("김민준님 회의는 3시야. 이민준은 4시로 옮겼어! 정말?") == [
-        "김민준님 회의는 3시야.", "이민준은 4시로 옮겼어!", "정말?",
+        "김민준님 회의는 3시야.",
+        "이민준은 4시로 옮겼어!",
+        "정말?",
     ]
 
 
@@ -181,7 +192,7 @@ def test_measurement_korean_name_recall(ko: KoreanAnalyzer) -> None:
     found = 0
     for text, name in MEASURED:
         spans = ko.name_spans(text)
-        if any(s.name == name and text[s.start:s.end] == name for s in spans):
+        if any(s.name == name and text[s.start : s.end] == name for s in spans):
             found += 1
     whole_string = sum(f" {name} " in f" {text} " for text, name in MEASURED)
     assert found == len(MEASURED), f"found {found}/{len(MEASURED)}"

@@ -18,9 +18,23 @@ from graphmem.language.crossscript import (
 )
 from graphmem.language.korean import name_runs
 
-NAMES = ["Victoria Beckham", "David Beckham", "Clayton Kershaw", "University of Minnesota",
-         "Minneapolis", "Hideo Kojima", "Porsche", "Ferdinand Porsche", "Emmanuel Macron",
-         "Windows 7", "Windows 10", "The Guardian", "London", "Dublin", "Dubliners"]
+NAMES = [
+    "Victoria Beckham",
+    "David Beckham",
+    "Clayton Kershaw",
+    "University of Minnesota",
+    "Minneapolis",
+    "Hideo Kojima",
+    "Porsche",
+    "Ferdinand Porsche",
+    "Emmanuel Macron",
+    "Windows 7",
+    "Windows 10",
+    "The Guardian",
+    "London",
+    "Dublin",
+    "Dubliners",
+]
 
 
 def test_korean_renders_foreign_sounds_into_the_same_phonemes():
@@ -81,13 +95,17 @@ def test_name_runs_keep_nouns_and_drop_the_particle():
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.text(alphabet=st.characters(min_codepoint=0xAC00, max_codepoint=0xD7A3),
-               min_size=1, max_size=8))
+@given(
+    st.text(
+        alphabet=st.characters(min_codepoint=0xAC00, max_codepoint=0xD7A3), min_size=1, max_size=8
+    )
+)
 def test_a_link_is_an_indexed_name_or_nothing(span):
     linker = CrossScriptLinker(NAMES)
     link = linker.link(span)
-    assert link is None or (link.name in NAMES and link.score >= linker.threshold
-                            and link.margin >= linker.margin)
+    assert link is None or (
+        link.name in NAMES and link.score >= linker.threshold and link.margin >= linker.margin
+    )
 
 
 @given(st.text(min_size=0, max_size=12), st.text(min_size=0, max_size=12))
@@ -121,8 +139,15 @@ def test_two_spellings_of_one_name_do_not_cancel_its_link():
 
 
 def test_club_designators_and_middle_names_are_left_out_in_korean():
-    linker = CrossScriptLinker(["Real Madrid CF", "U.C. Sampdoria", "Franklin Delano Roosevelt",
-                                "Eleanor Roosevelt", "Madrid"])
+    linker = CrossScriptLinker(
+        [
+            "Real Madrid CF",
+            "U.C. Sampdoria",
+            "Franklin Delano Roosevelt",
+            "Eleanor Roosevelt",
+            "Madrid",
+        ]
+    )
     assert linker.link("레알 마드리드").name == "Real Madrid CF"
     assert linker.link("삼프도리아").name == "U.C. Sampdoria"
     assert linker.link("프랭클린 루스벨트").name == "Franklin Delano Roosevelt"
@@ -168,10 +193,16 @@ print(crossscript.CrossScriptLinker(names).link("베컴"))
 
 def test_a_link_does_not_depend_on_the_hash_seed():
     # candidates come out of sets, whose order changes with PYTHONHASHSEED
-    runs = {subprocess.run([sys.executable, "-c", _LINK_IN_A_FRESH_PROCESS], check=True,
-                           capture_output=True, text=True,
-                           env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
-            for seed in range(4)}
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", _LINK_IN_A_FRESH_PROCESS],
+            check=True,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout
+        for seed in range(4)
+    }
     assert len(runs) == 1, runs
 
 
@@ -191,6 +222,9 @@ def test_a_noun_kiwi_barely_knows_may_be_a_name_a_familiar_one_is_not():
 
 
 def test_latin_names_with_joiners_stay_whole_in_korean_runs():
-    for question, name in (("AT&T의 CEO는?", "AT&T"), ("O'Brien의 책", "O'Brien"),
-                           ("AC/DC의 앨범", "AC/DC")):
+    for question, name in (
+        ("AT&T의 CEO는?", "AT&T"),
+        ("O'Brien의 책", "O'Brien"),
+        ("AC/DC의 앨범", "AC/DC"),
+    ):
         assert name in {text for text, _, _, _ in name_runs(question)}, question

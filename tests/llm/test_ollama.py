@@ -32,8 +32,7 @@ SCHEMA = {
         "kind": {"type": "string", "enum": ["a", "b"]},
         "items": {
             "type": "array",
-            "items": {"type": "object", "properties": {"x": {"type": "number"}},
-                      "required": ["x"]},
+            "items": {"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]},
         },
     },
     "required": ["name", "count"],
@@ -153,8 +152,11 @@ def test_timeout_is_llm_error_quickly(server: OllamaTestServer, client: OllamaCl
 
 def test_connection_refused_says_to_start_ollama() -> None:
     url = f"http://127.0.0.1:{_closed_port()}"
-    with OllamaClient(url, model="m1", timeout=2) as client, pytest.raises(
-        LLMError, match=r"cannot connect to Ollama.*Is Ollama running.*ollama pull m1"
+    with (
+        OllamaClient(url, model="m1", timeout=2) as client,
+        pytest.raises(
+            LLMError, match=r"cannot connect to Ollama.*Is Ollama running.*ollama pull m1"
+        ),
     ):
         client.chat_json(MESSAGES, SCHEMA)
 
@@ -190,9 +192,10 @@ def test_embeddings_round_trip(server: OllamaTestServer, client: OllamaClient) -
 
 
 def test_embeddings_use_the_tests_function() -> None:
-    with OllamaTestServer(embed_fn=lambda t: [float(len(t)), 1.0]) as srv, OllamaClient(
-        srv.url, timeout=5
-    ) as client:
+    with (
+        OllamaTestServer(embed_fn=lambda t: [float(len(t)), 1.0]) as srv,
+        OllamaClient(srv.url, timeout=5) as client,
+    ):
         assert client.embed(["ab", "abcd"]) == [[2.0, 1.0], [4.0, 1.0]]
 
 
@@ -240,9 +243,7 @@ def test_validate_json_accepts_a_fitting_value() -> None:
 # -- failure modes of the official client, each mapped to an LLMError ---------------------
 
 
-def _mock_client(
-    handler: Callable[[httpx.Request], httpx.Response], **kwargs: Any
-) -> OllamaClient:
+def _mock_client(handler: Callable[[httpx.Request], httpx.Response], **kwargs: Any) -> OllamaClient:
     return OllamaClient(transport=httpx.MockTransport(handler), timeout=1, **kwargs)
 
 
@@ -295,8 +296,10 @@ def test_embed_answer_of_the_wrong_shape_is_llm_error(
 
 
 def test_tags_of_the_wrong_shape_is_llm_error() -> None:
-    with _mock_client(lambda _: httpx.Response(200, json={"tags": []})) as client, \
-            pytest.raises(LLMError, match=r"/api/tags without models .*really an Ollama server"):
+    with (
+        _mock_client(lambda _: httpx.Response(200, json={"tags": []})) as client,
+        pytest.raises(LLMError, match=r"/api/tags without models .*really an Ollama server"),
+    ):
         client.list_models()
 
 
@@ -315,8 +318,11 @@ def test_request_the_client_refuses_is_llm_error_and_sends_nothing(
     call: Callable[[OllamaClient], object],
     problem: str,
 ) -> None:
-    with OllamaClient(server.url, timeout=5, **kwargs) as client, pytest.raises(
-        LLMError, match=rf"refused to send the request.*{problem}.*Check the model name"
+    with (
+        OllamaClient(server.url, timeout=5, **kwargs) as client,
+        pytest.raises(
+            LLMError, match=rf"refused to send the request.*{problem}.*Check the model name"
+        ),
     ):
         call(client)
     assert server.requests == []
@@ -342,8 +348,9 @@ def test_transport_and_client_errors_are_llm_errors(raised: Exception, message: 
 
 
 def test_unsupported_scheme_is_llm_error() -> None:
-    with OllamaClient("ftp://127.0.0.1:1", timeout=1) as client, pytest.raises(
-        LLMError, match=r"failed: UnsupportedProtocol: .*Check that base_url points"
+    with (
+        OllamaClient("ftp://127.0.0.1:1", timeout=1) as client,
+        pytest.raises(LLMError, match=r"failed: UnsupportedProtocol: .*Check that base_url points"),
     ):
         client.chat(MESSAGES)
 
@@ -375,13 +382,16 @@ def test_per_call_timeouts_do_not_leak_across_threads() -> None:
 
         def ask(content: str, limit: float) -> None:
             try:
-                results[content] = client.chat([{"role": "user", "content": content}],
-                                               timeout=limit)
+                results[content] = client.chat(
+                    [{"role": "user", "content": content}], timeout=limit
+                )
             except LLMError as exc:
                 results[content] = exc
 
-        threads = [threading.Thread(target=ask, args=("slow", 0.3)),
-                   threading.Thread(target=ask, args=("fast", 5))]
+        threads = [
+            threading.Thread(target=ask, args=("slow", 0.3)),
+            threading.Thread(target=ask, args=("fast", 5)),
+        ]
         for t in threads:
             t.start()
         for t in threads:

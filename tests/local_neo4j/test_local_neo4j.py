@@ -29,13 +29,19 @@ def test_browser_page_is_served(neo4j_server):
 
 
 def test_start_twice_reuses_then_stop_ends_it(tmp_path):
-    server = LocalNeo4j(tmp_path / "data", bolt_port=_free_port(), http_port=_free_port(),
-                        heap="512m", pagecache="64m")
+    server = LocalNeo4j(
+        tmp_path / "data",
+        bolt_port=_free_port(),
+        http_port=_free_port(),
+        heap="512m",
+        pagecache="64m",
+    )
     try:
         first = server.start()
         assert first.running and not first.reused
-        second = LocalNeo4j(tmp_path / "data", bolt_port=server.bolt_port,
-                            http_port=server.http_port).start()
+        second = LocalNeo4j(
+            tmp_path / "data", bolt_port=server.bolt_port, http_port=server.http_port
+        ).start()
         assert second.reused and second.pid == first.pid
         assert server.status().running
     finally:
@@ -57,7 +63,8 @@ def test_port_taken_by_another_program_is_a_clear_error(tmp_path):
 def test_missing_maven_is_a_clear_error(tmp_path, monkeypatch):
     real_which = shutil.which
     monkeypatch.setattr(shutil, "which", lambda n: None if n == "mvn" else real_which(n))
-    server = LocalNeo4j(tmp_path / "d", home=tmp_path / "home", bolt_port=_free_port(),
-                        http_port=_free_port())
+    server = LocalNeo4j(
+        tmp_path / "d", home=tmp_path / "home", bolt_port=_free_port(), http_port=_free_port()
+    )
     with pytest.raises(MissingToolError, match="Maven"):
         server.start()

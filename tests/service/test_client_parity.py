@@ -45,21 +45,55 @@ NOW = "2026-08-01T09:00:00+00:00"
 Step = tuple[str, tuple[Any, ...], dict[str, Any]]
 
 SCENARIO: list[Step] = [
-    ("ingest", ([
-        Record("Door is red", id="m1", facts=(Fact("door", "colour", "red"),)),
-        {"text": "The door is blue now", "id": "m2",
-         "facts": [{"subject": "door", "relation": "colour", "value": "blue",
-                    "intent": "update"}]},
-        {"text": "The door is in building 5", "id": "m3",
-         "facts": [Fact("door", "building", "building 5")]},
-        {"text": "no facts here", "id": "m4"},
-        {"text": "an unknown field", "id": "m5", "colour": "x"},
-        {"text": "a bad date", "id": "m6", "stated_at": "yesterday"},
-    ],), {}),
-    ("remember", (*MINJUN, "27:12"), {"text": "내 5k 기록은 27:12야", "speaker": "Minjun",
-                                       "stated_at": "2026-03-12", "record_id": "k1"}),
-    ("remember", (*MINJUN, "25:50"), {"text": "PB 깼다 25:50!", "speaker": "Minjun",
-                                       "stated_at": "2026-07-03", "intent": "update"}),
+    (
+        "ingest",
+        (
+            [
+                Record("Door is red", id="m1", facts=(Fact("door", "colour", "red"),)),
+                {
+                    "text": "The door is blue now",
+                    "id": "m2",
+                    "facts": [
+                        {
+                            "subject": "door",
+                            "relation": "colour",
+                            "value": "blue",
+                            "intent": "update",
+                        }
+                    ],
+                },
+                {
+                    "text": "The door is in building 5",
+                    "id": "m3",
+                    "facts": [Fact("door", "building", "building 5")],
+                },
+                {"text": "no facts here", "id": "m4"},
+                {"text": "an unknown field", "id": "m5", "colour": "x"},
+                {"text": "a bad date", "id": "m6", "stated_at": "yesterday"},
+            ],
+        ),
+        {},
+    ),
+    (
+        "remember",
+        (*MINJUN, "27:12"),
+        {
+            "text": "내 5k 기록은 27:12야",
+            "speaker": "Minjun",
+            "stated_at": "2026-03-12",
+            "record_id": "k1",
+        },
+    ),
+    (
+        "remember",
+        (*MINJUN, "25:50"),
+        {
+            "text": "PB 깼다 25:50!",
+            "speaker": "Minjun",
+            "stated_at": "2026-07-03",
+            "intent": "update",
+        },
+    ),
     ("why", MINJUN, {}),
     ("revoke", MINJUN, {}),
     ("revoke", ("nobody", "anything"), {}),
@@ -103,8 +137,7 @@ SCENARIO: list[Step] = [
 def _stable(record_id: str | None, text: str | None = "") -> str | None:
     """Revoke and resolve records are observed now: their ids include a clock reading.
     Ids derived from content are keyed per namespace: each run has its own."""
-    if str(record_id).startswith("revoke-") or (text or "").startswith(("revoke: ",
-                                                                        "confirmed: ")):
+    if str(record_id).startswith("revoke-") or (text or "").startswith(("revoke: ", "confirmed: ")):
         return "<clock>"
     if re.fullmatch(r"r-[0-9a-f]{24}", str(record_id)):
         return "<derived>"
@@ -124,32 +157,72 @@ def normalize(result: Any, ns: str) -> Any:
         return (type(result).__name__, asdict(result))
     if isinstance(result, Evidence):
         records = [(r.pos, r.text, _stable(r.id, r.text), r.speaker) for r in result.records]
-        return ("Evidence", result.text, records, result.anchors, result.keys,
-                result.fallback, result.control, result.hops, result.truncated, result.chars)
+        return (
+            "Evidence",
+            result.text,
+            records,
+            result.anchors,
+            result.keys,
+            result.fallback,
+            result.control,
+            result.hops,
+            result.truncated,
+            result.chars,
+        )
     if isinstance(result, Explanation):
         versions = [
-            (v["value"], v["status"], v["is_head"], v["pos"], v.get("stated_at"),
-             sorted((_stable(e["record_id"], e["text"]) or "", e["text"])
-                   for e in v["evidence"]),
-             len(v["tombstones"]), len(v["supersedes"]))
+            (
+                v["value"],
+                v["status"],
+                v["is_head"],
+                v["pos"],
+                v.get("stated_at"),
+                sorted(
+                    (_stable(e["record_id"], e["text"]) or "", e["text"]) for e in v["evidence"]
+                ),
+                len(v["tombstones"]),
+                len(v["supersedes"]),
+            )
             for v in result.versions
         ]
         params = {k: str(v).replace(ns, "<ns>") for k, v in result.params.items()}
-        return ("Explanation", result.subject, result.relation, result.value, result.status,
-                result.text(), versions, result.cypher, params, [a["value"] for a in
-                                                                  result.alternatives])
+        return (
+            "Explanation",
+            result.subject,
+            result.relation,
+            result.value,
+            result.status,
+            result.text(),
+            versions,
+            result.cypher,
+            params,
+            [a["value"] for a in result.alternatives],
+        )
     if isinstance(result, Block):  # dates of revoke records and the latency vary
-        lines = [(re.sub(r"^- \([^,]*,", "- (*,", ln.render()), round(ln.score, 6),
-                  ln.record.pos, _stable(ln.record.record_id, ln.record.text))
-                 for ln in result.lines]
+        lines = [
+            (
+                re.sub(r"^- \([^,]*,", "- (*,", ln.render()),
+                round(ln.score, 6),
+                ln.record.pos,
+                _stable(ln.record.record_id, ln.record.text),
+            )
+            for ln in result.lines
+        ]
         posterior = {k: round(v, 6) for k, v in result.posterior.items()}
-        return ("Block", lines, result.abstained, result.fell_back, result.reason, result.slot,
-                posterior, bool(result.text))
+        return (
+            "Block",
+            lines,
+            result.abstained,
+            result.fell_back,
+            result.reason,
+            result.slot,
+            posterior,
+            bool(result.text),
+        )
     if isinstance(result, list):  # history and audit rows
         rows = []
         for row in result:
-            row = {k: v for k, v in row.items() if k not in ("uid", "at") and
-                   not k.endswith("_at")}
+            row = {k: v for k, v in row.items() if k not in ("uid", "at") and not k.endswith("_at")}
             if "record" in row:
                 row["record"] = _stable(row["record"], row.get("text"))
             rows.append(row)
@@ -185,8 +258,11 @@ def fresh() -> str:
 
 @pytest.fixture(scope="module")
 def settings(neo4j_server: Any) -> Settings:
-    memory = MemoryConfig(neo4j_uri=neo4j_server.bolt_url, neo4j_auth=neo4j_server.auth,
-                          neo4j_http_url=neo4j_server.http_url)
+    memory = MemoryConfig(
+        neo4j_uri=neo4j_server.bolt_url,
+        neo4j_auth=neo4j_server.auth,
+        neo4j_http_url=neo4j_server.http_url,
+    )
     return Settings(memory=memory, api_keys={KEY: "*"}, async_ingest_threshold=20)
 
 
@@ -234,8 +310,7 @@ def test_async_client_matches_memory(service: ServiceThread, expected: list[Any]
         assert (step, have) == (step, want)
 
 
-def test_async_client_over_an_in_process_transport(settings: Settings,
-                                                   expected: list[Any]) -> None:
+def test_async_client_over_an_in_process_transport(settings: Settings, expected: list[Any]) -> None:
     """``transport`` is httpx's: the app can be called without a socket (no lifespan)."""
     app = create_app(settings)
     ns = fresh()
@@ -253,13 +328,19 @@ def test_async_client_over_an_in_process_transport(settings: Settings,
 
 
 def _batch(n: int) -> list[dict[str, Any]]:
-    return [{"text": f"item {i} weighs {i} kg", "id": f"i{i}",
-             "facts": [{"subject": f"item {i}", "relation": "weight", "value": f"{i} kg"}]}
-            for i in range(n)]
+    return [
+        {
+            "text": f"item {i} weighs {i} kg",
+            "id": f"i{i}",
+            "facts": [{"subject": f"item {i}", "relation": "weight", "value": f"{i} kg"}],
+        }
+        for i in range(n)
+    ]
 
 
-def test_ingest_through_a_job_returns_the_same_report(neo4j_server: Any,
-                                                      service: ServiceThread) -> None:
+def test_ingest_through_a_job_returns_the_same_report(
+    neo4j_server: Any, service: ServiceThread
+) -> None:
     """Above the threshold (20 here) the client polls the job and returns its report."""
     ns = fresh()
     with Memory.connect(neo4j_server.bolt_url, ns, neo4j_auth=neo4j_server.auth) as mem:
@@ -299,6 +380,8 @@ def test_errors_keep_their_classes_and_carry_the_problem(service: ServiceThread)
         assert unauthorized.value.status == 401
     with pytest.raises(InvalidInputError):
         Client(service.url, "no/slashes")
-    with Client("http://127.0.0.1:1", fresh()) as nowhere, \
-            pytest.raises(ServiceError, match="cannot reach"):
+    with (
+        Client("http://127.0.0.1:1", fresh()) as nowhere,
+        pytest.raises(ServiceError, match="cannot reach"),
+    ):
         nowhere.health()

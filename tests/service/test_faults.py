@@ -101,8 +101,9 @@ class TcpProxy:
 def proxied(neo4j_server: Any) -> Iterator[tuple[TcpProxy, ServiceThread]]:
     bolt = urlparse(neo4j_server.bolt_url)
     proxy = TcpProxy((bolt.hostname or "127.0.0.1", bolt.port or 7687))
-    memory = MemoryConfig(neo4j_uri=f"bolt://127.0.0.1:{proxy.port}",
-                          neo4j_auth=neo4j_server.auth, neo4j_timeout=2.0)
+    memory = MemoryConfig(
+        neo4j_uri=f"bolt://127.0.0.1:{proxy.port}", neo4j_auth=neo4j_server.auth, neo4j_timeout=2.0
+    )
     with ServiceThread(create_app(Settings(memory=memory, api_keys={KEY: "*"}))) as service:
         yield proxy, service
     proxy.cut()
@@ -114,13 +115,15 @@ def _timed(call: Any) -> tuple[httpx.Response, float]:
     return resp, time.monotonic() - t
 
 
-def test_an_outage_is_a_fast_503_and_commits_nothing(proxied: tuple[TcpProxy, ServiceThread]
-                                                     ) -> None:
+def test_an_outage_is_a_fast_503_and_commits_nothing(
+    proxied: tuple[TcpProxy, ServiceThread],
+) -> None:
     proxy, service = proxied
     ns = f"fault-{uuid.uuid4().hex[:8]}"
     fact = {"subject": "vault", "relation": "code"}
-    with httpx.Client(base_url=service.url, timeout=60,
-                      headers={"Authorization": f"Bearer {KEY}"}) as http:
+    with httpx.Client(
+        base_url=service.url, timeout=60, headers={"Authorization": f"Bearer {KEY}"}
+    ) as http:
         assert http.post(f"/v1/{ns}/remember", json=fact | {"value": "1111"}).status_code == 200
         proxy.cut()
         for method, path, body in (
@@ -141,8 +144,10 @@ def test_an_outage_is_a_fast_503_and_commits_nothing(proxied: tuple[TcpProxy, Se
         # nowhere: the value is still the one before it.
         resp, took = _timed(lambda: http.get(f"/v1/{ns}/why", params=fact))
         assert resp.status_code == 200 and resp.json()["value"] == "1111"
-        values = [(op["fact"] or {}).get("value")
-                  for op in http.get(f"/v1/{ns}/history", params=fact).json()["operations"]]
+        values = [
+            (op["fact"] or {}).get("value")
+            for op in http.get(f"/v1/{ns}/history", params=fact).json()["operations"]
+        ]
         assert values == ["1111"]
         resp = http.post(f"/v1/{ns}/remember", json=fact | {"value": "3333", "intent": "update"})
         assert resp.status_code == 200 and resp.json()["head"] == "3333"

@@ -28,8 +28,14 @@ def service(neo4j_server: Any) -> Iterator[ServiceThread]:
     # A reader that always answers, over Ollama's protocol: /answer is fuzzed too.
     with OllamaTestServer(lambda body: "an answer") as reader:
         memory = MemoryConfig(neo4j_uri=neo4j_server.bolt_url, neo4j_auth=neo4j_server.auth)
-        app = create_app(Settings(memory=memory, api_keys={KEY: ["fuzz"]},
-                                  reader_url=reader.url, reader_model="fuzz-reader"))
+        app = create_app(
+            Settings(
+                memory=memory,
+                api_keys={KEY: ["fuzz"]},
+                reader_url=reader.url,
+                reader_model="fuzz-reader",
+            )
+        )
         with ServiceThread(app) as server:
             yield server
 
@@ -43,8 +49,12 @@ def test_no_server_errors_under_fuzzing(service: ServiceThread) -> None:
     for op in ops:
         strategy = op.as_strategy()
 
-        @settings(max_examples=15, deadline=None, derandomize=True,
-                  suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=15,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=list(HealthCheck),
+        )
         @hypothesis_given(strategy)
         def run(case: Any) -> None:
             if "namespace" in (case.path_parameters or {}):
@@ -52,8 +62,10 @@ def test_no_server_errors_under_fuzzing(service: ServiceThread) -> None:
             response = case.call(headers={"Authorization": f"Bearer {KEY}"}, timeout=30)
             calls.append(f"{case.method} {case.path}")
             if response.status_code >= 500:
-                failures.append(f"{case.method} {case.formatted_path} -> "
-                                f"{response.status_code}: {response.text[:200]}")
+                failures.append(
+                    f"{case.method} {case.formatted_path} -> "
+                    f"{response.status_code}: {response.text[:200]}"
+                )
 
         run()
     assert len(ops) >= 12 and len(calls) >= 10 * len(ops)

@@ -34,10 +34,21 @@ def test_eight_writers_times_a_thousand_records(service, neo4j_server):
         client = Client(service.url, ns, api_key=KEY)
         try:
             for start in range(0, per_writer, batch):
-                recs = [{"text": f"w{w}: item{i % 13} is in bin {w}-{i}", "id": f"w{w}-{i}",
-                         "facts": [{"subject": f"item{i % 13}", "relation": "bin",
-                                    "value": f"{w}-{i}", "intent": "update"}]}
-                        for i in range(start, start + batch)]
+                recs = [
+                    {
+                        "text": f"w{w}: item{i % 13} is in bin {w}-{i}",
+                        "id": f"w{w}-{i}",
+                        "facts": [
+                            {
+                                "subject": f"item{i % 13}",
+                                "relation": "bin",
+                                "value": f"{w}-{i}",
+                                "intent": "update",
+                            }
+                        ],
+                    }
+                    for i in range(start, start + batch)
+                ]
                 client.ingest(recs)
                 acked[w].extend(r["id"] for r in recs)
         except BaseException as exc:  # pragma: no cover - reported by the assert below
@@ -51,8 +62,9 @@ def test_eight_writers_times_a_thousand_records(service, neo4j_server):
     for t in threads:
         t.join()
     assert errors == []
-    mem = Memory.connect(neo4j_server.bolt_url, ns, neo4j_auth=neo4j_server.auth,
-                         install_schema=False)
+    mem = Memory.connect(
+        neo4j_server.bolt_url, ns, neo4j_auth=neo4j_server.auth, install_schema=False
+    )
     try:
         assert mem.audit("two_heads") == []
         ids = mem.store.run("count_record_ids", {"ns": ns})[0]
@@ -61,8 +73,9 @@ def test_eight_writers_times_a_thousand_records(service, neo4j_server):
         assert ids["total"] == ids["distinct"] == ids["positions"] == total
         # Replaying the op log (in position order) gives the stored heads.
         ops = mem.store.driver.execute_query(
-            "MATCH (o:Operation {ns: $ns}) RETURN o.kid AS kid, o.fact AS fact "
-            "ORDER BY o.pos", ns=ns).records
+            "MATCH (o:Operation {ns: $ns}) RETURN o.kid AS kid, o.fact AS fact ORDER BY o.pos",
+            ns=ns,
+        ).records
         import json
 
         last = {}
@@ -74,12 +87,15 @@ def test_eight_writers_times_a_thousand_records(service, neo4j_server):
         mem.close()
 
 
-@pytest.mark.parametrize("name", [
-    "x'}) MATCH (n) DETACH DELETE n //",
-    "<script>alert('owned')</script>",
-    "Robert'); DROP TABLE students;--",
-    "$ns} RETURN 1 //",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "x'}) MATCH (n) DETACH DELETE n //",
+        "<script>alert('owned')</script>",
+        "Robert'); DROP TABLE students;--",
+        "$ns} RETURN 1 //",
+    ],
+)
 def test_cypher_and_html_in_names_are_inert_text(service, name):
     ns = f"inert-{uuid.uuid4().hex[:8]}"
     with Client(service.url, ns, api_key=KEY) as client:

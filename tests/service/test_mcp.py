@@ -38,8 +38,11 @@ def _graphmem_command() -> str:
 
 
 def _stdio(server: Any, namespace: str) -> StdioServerParameters:
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp"),
-           "NEO4J_URI": server.bolt_url}
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "NEO4J_URI": server.bolt_url,
+    }
     for name in ("GRAPHMEM_HOME", "JAVA_HOME"):
         if name in os.environ:
             env[name] = os.environ[name]
@@ -47,14 +50,14 @@ def _stdio(server: Any, namespace: str) -> StdioServerParameters:
         env["NEO4J_USER"], env["NEO4J_PASSWORD"] = server.auth
     if server.http_url:
         env["GRAPHMEM_NEO4J_HTTP"] = server.http_url
-    return StdioServerParameters(command=_graphmem_command(), args=["-n", namespace, "mcp"],
-                                 env=env)
+    return StdioServerParameters(
+        command=_graphmem_command(), args=["-n", namespace, "mcp"], env=env
+    )
 
 
 def _http(url: str, key: str | None) -> Any:
     headers = {"Authorization": f"Bearer {key}"} if key else {}
-    return streamable_http_client(url, http_client=httpx2.AsyncClient(headers=headers,
-                                                                       timeout=60))
+    return streamable_http_client(url, http_client=httpx2.AsyncClient(headers=headers, timeout=60))
 
 
 def _data(result: Any) -> Any:
@@ -75,32 +78,61 @@ async def _story(client: McpClient) -> dict[str, Any]:
     out: dict[str, Any] = {}
     tools = await client.list_tools()
     out["tools"] = sorted(t.name for t in tools.tools)
-    first = await client.call_tool("remember", {
-        "subject": "Minjun", "relation": "meeting time", "value": "9:00",
-        "text": "Minjun: standup is at 9:00", "speaker": "Minjun", "record_id": "m1"})
+    first = await client.call_tool(
+        "remember",
+        {
+            "subject": "Minjun",
+            "relation": "meeting time",
+            "value": "9:00",
+            "text": "Minjun: standup is at 9:00",
+            "speaker": "Minjun",
+            "record_id": "m1",
+        },
+    )
     out["first"] = _data(first)
-    second = await client.call_tool("remember", {
-        "subject": "Minjun", "relation": "meeting time", "value": "9:30",
-        "text": "Minjun: standup moved to 9:30", "speaker": "Minjun", "intent": "update",
-        "record_id": "m2"})
+    second = await client.call_tool(
+        "remember",
+        {
+            "subject": "Minjun",
+            "relation": "meeting time",
+            "value": "9:30",
+            "text": "Minjun: standup moved to 9:30",
+            "speaker": "Minjun",
+            "intent": "update",
+            "record_id": "m2",
+        },
+    )
     out["second"] = _data(second)
     raw = await client.call_tool("remember", {"text": "lunch was great today", "record_id": "m3"})
     out["raw"] = _data(raw)
-    blk = await client.call_tool("memory_block", {
-        "request": "Minjun, when is the meeting?", "partner": "Minjun",
-        "fresh": True, "deadline_ms": 5000})
+    blk = await client.call_tool(
+        "memory_block",
+        {
+            "request": "Minjun, when is the meeting?",
+            "partner": "Minjun",
+            "fresh": True,
+            "deadline_ms": 5000,
+        },
+    )
     out["block"] = _data(blk)
-    out["why"] = _data(await client.call_tool("why", {"subject": "Minjun",
-                                                      "relation": "meeting time"}))
-    out["history"] = _data(await client.call_tool("history", {"subject": "Minjun",
-                                                              "relation": "meeting time"}))
-    out["evidence"] = _data(await client.call_tool("evidence", {
-        "question": "When is Minjun's standup?"}))
+    out["why"] = _data(
+        await client.call_tool("why", {"subject": "Minjun", "relation": "meeting time"})
+    )
+    out["history"] = _data(
+        await client.call_tool("history", {"subject": "Minjun", "relation": "meeting time"})
+    )
+    out["evidence"] = _data(
+        await client.call_tool("evidence", {"question": "When is Minjun's standup?"})
+    )
     out["erase"] = _data(await client.call_tool("erase", {"record_id": "m2"}))
-    out["after_erase"] = _data(await client.call_tool("why", {
-        "subject": "Minjun", "relation": "meeting time"}))
-    out["conflict"] = _error(await client.call_tool("resolve", {
-        "subject": "Minjun", "relation": "meeting time", "value": "9:00"}))
+    out["after_erase"] = _data(
+        await client.call_tool("why", {"subject": "Minjun", "relation": "meeting time"})
+    )
+    out["conflict"] = _error(
+        await client.call_tool(
+            "resolve", {"subject": "Minjun", "relation": "meeting time", "value": "9:00"}
+        )
+    )
     out["half_fact"] = _error(await client.call_tool("remember", {"subject": "Minjun"}))
     out["audit"] = _data(await client.call_tool("audit", {"name": "two_heads"}))
     res = await client.read_resource("graphmem://why/Minjun/meeting%20time")
@@ -118,7 +150,9 @@ def _check_story(out: dict[str, Any]) -> None:
     assert "replaced 9:00" in out["why"]["text"] and "moved to 9:30" in out["why"]["text"]
     assert sorted(v["value"] for v in out["why"]["versions"]) == ["9:00", "9:30"]
     assert [(op["fact"] or {}).get("value") for op in out["history"]["operations"]] == [
-        "9:00", "9:30"]
+        "9:00",
+        "9:30",
+    ]
     assert "9:30" in out["evidence"]["text"]
     assert out["erase"]["versions_removed"] == 1
     assert out["after_erase"]["value"] == "9:00"
@@ -143,9 +177,13 @@ def test_stdio_subprocess_tells_the_whole_story(neo4j_server: Any, namespace: st
 @pytest.fixture(scope="module")
 def service(neo4j_server: Any) -> Iterator[ServiceThread]:
     settings = Settings(
-        memory=MemoryConfig(neo4j_uri=neo4j_server.bolt_url, neo4j_auth=neo4j_server.auth,
-                            neo4j_http_url=neo4j_server.http_url),
-        api_keys={KEY_ALL: "*", KEY_A: [NS_A]})
+        memory=MemoryConfig(
+            neo4j_uri=neo4j_server.bolt_url,
+            neo4j_auth=neo4j_server.auth,
+            neo4j_http_url=neo4j_server.http_url,
+        ),
+        api_keys={KEY_ALL: "*", KEY_A: [NS_A]},
+    )
     with ServiceThread(create_app(settings)) as server:
         yield server
 
@@ -159,14 +197,22 @@ def test_http_tells_the_same_story(service: ServiceThread, namespace: str) -> No
 
 
 def _initialize() -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"}}}
+    return {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    }
 
 
 @pytest.mark.parametrize("key, status", [(None, 401), ("wrong-key-1234", 401), (KEY_A, 403)])
-def test_http_needs_a_key_for_the_namespace(service: ServiceThread, key: str | None,
-                                             status: int) -> None:
+def test_http_needs_a_key_for_the_namespace(
+    service: ServiceThread, key: str | None, status: int
+) -> None:
     headers = {"Accept": "application/json, text/event-stream"}
     if key:
         headers["Authorization"] = f"Bearer {key}"
@@ -179,17 +225,27 @@ def test_http_needs_a_key_for_the_namespace(service: ServiceThread, key: str | N
 
 
 def test_http_refuses_an_invalid_namespace(service: ServiceThread) -> None:
-    resp = httpx.post(f"{service.url}/mcp/-dash", json=_initialize(),
-                      headers={"X-API-Key": KEY_ALL})
+    resp = httpx.post(
+        f"{service.url}/mcp/-dash", json=_initialize(), headers={"X-API-Key": KEY_ALL}
+    )
     assert resp.status_code == 422
 
 
 def test_http_namespaces_are_isolated(service: ServiceThread) -> None:
     async def run() -> tuple[Any, Any, str]:
         async with McpClient(_http(f"{service.url}/mcp/{NS_B}", KEY_ALL)) as b:
-            _data(await b.call_tool("remember", {
-                "subject": "vault", "relation": "code", "value": "4417", "text": SECRET,
-                "record_id": "secret-1"}))
+            _data(
+                await b.call_tool(
+                    "remember",
+                    {
+                        "subject": "vault",
+                        "relation": "code",
+                        "value": "4417",
+                        "text": SECRET,
+                        "record_id": "secret-1",
+                    },
+                )
+            )
         async with McpClient(_http(f"{service.url}/mcp/{NS_A}", KEY_A)) as a:
             why = _data(await a.call_tool("why", {"subject": "vault", "relation": "code"}))
             ev = _data(await a.call_tool("evidence", {"question": "What is the vault code?"}))

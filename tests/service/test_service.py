@@ -59,10 +59,15 @@ def reader() -> Iterator[OllamaTestServer]:
 @pytest.fixture(scope="module")
 def service(neo4j_server: Any, reader: OllamaTestServer) -> Iterator[ServiceThread]:
     settings = Settings(
-        memory=MemoryConfig(neo4j_uri=neo4j_server.bolt_url, neo4j_auth=neo4j_server.auth,
-                            neo4j_http_url=neo4j_server.http_url),
+        memory=MemoryConfig(
+            neo4j_uri=neo4j_server.bolt_url,
+            neo4j_auth=neo4j_server.auth,
+            neo4j_http_url=neo4j_server.http_url,
+        ),
         api_keys={KEY_ALL: "*", KEY_A: [NS_A], KEY_B: [NS_B]},
-        reader_url=reader.url, reader_model="reader-test", registry=_registry,
+        reader_url=reader.url,
+        reader_model="reader-test",
+        registry=_registry,
     )
     app = create_app(settings)
     app.add_api_route("/boom", _boom, include_in_schema=False)  # an unexpected exception
@@ -121,25 +126,51 @@ def test_neo4j_down_is_503_for_healthz_and_every_call(down: ServiceThread) -> No
     assert "127.0.0.1" not in body["detail"]  # no key needed here: no addresses either
     with _client(down.url) as http:
         assert_problem(http.get("/v1/ns1/why", params=MINJUN), 503, _urn("store-unavailable"))
-        assert_problem(http.post("/v1/ns1/remember", json=MINJUN | {"value": "1"}), 503,
-                       _urn("store-unavailable"))
+        assert_problem(
+            http.post("/v1/ns1/remember", json=MINJUN | {"value": "1"}),
+            503,
+            _urn("store-unavailable"),
+        )
         # No reader configured: said before Neo4j is even needed.
-        assert_problem(http.post("/v1/ns1/answer", json={"question": "q?"}), 503,
-                       _urn("reader-not-configured"))
+        assert_problem(
+            http.post("/v1/ns1/answer", json={"question": "q?"}), 503, _urn("reader-not-configured")
+        )
 
 
 # -- the round trip -------------------------------------------------------------------------
 def test_remember_update_why_evidence_revoke_erase(http: httpx.Client, namespace: str) -> None:
     v1 = f"/v1/{namespace}"
-    first = http.post(v1 + "/remember", json=MINJUN | {
-        "value": "27:12", "text": "내 5k 기록은 27:12야", "speaker": "Minjun",
-        "stated_at": "2026-03-12", "record_id": "m1"})
+    first = http.post(
+        v1 + "/remember",
+        json=MINJUN
+        | {
+            "value": "27:12",
+            "text": "내 5k 기록은 27:12야",
+            "speaker": "Minjun",
+            "stated_at": "2026-03-12",
+            "record_id": "m1",
+        },
+    )
     assert first.status_code == 200
-    assert first.json() == {"op": "ACCEPT", "key": "minjun␟5k_personal_best",
-                            "head": "27:12", "status": "active", "note": "new key"}
-    update = http.post(v1 + "/remember", json=MINJUN | {
-        "value": "25:50", "text": "PB 깼다 25:50!", "speaker": "Minjun",
-        "stated_at": "2026-07-03", "intent": "update", "record_id": "m2"}).json()
+    assert first.json() == {
+        "op": "ACCEPT",
+        "key": "minjun␟5k_personal_best",
+        "head": "27:12",
+        "status": "active",
+        "note": "new key",
+    }
+    update = http.post(
+        v1 + "/remember",
+        json=MINJUN
+        | {
+            "value": "25:50",
+            "text": "PB 깼다 25:50!",
+            "speaker": "Minjun",
+            "stated_at": "2026-07-03",
+            "intent": "update",
+            "record_id": "m2",
+        },
+    ).json()
     assert (update["op"], update["head"]) == ("ACCEPT", "25:50")
 
     why = http.get(v1 + "/why", params=MINJUN).json()
@@ -176,23 +207,33 @@ def test_remember_update_why_evidence_revoke_erase(http: httpx.Client, namespace
 def test_contest_then_resolve(http: httpx.Client, namespace: str) -> None:
     v1 = f"/v1/{namespace}"
     http.post(v1 + "/remember", json=MINJUN | {"value": "27:12", "speaker": "Minjun"})
-    contest = http.post(v1 + "/remember", json=MINJUN | {
-        "value": "26:40", "speaker": "Jiyoung", "authority": "hearsay"}).json()
+    contest = http.post(
+        v1 + "/remember",
+        json=MINJUN | {"value": "26:40", "speaker": "Jiyoung", "authority": "hearsay"},
+    ).json()
     assert (contest["op"], contest["status"]) == ("CONTEST", "contested")
     rows = http.get(v1 + "/audit/contested_keys").json()["rows"]
-    assert rows == [{"subject": "Minjun", "relation": "5k_personal_best",
-                     "head_value": "27:12", "alternatives": ["26:40"]}]
-    done = http.post(v1 + "/resolve", json=MINJUN | {"value": "26:40",
-                                                      "authority": "official"}).json()
+    assert rows == [
+        {
+            "subject": "Minjun",
+            "relation": "5k_personal_best",
+            "head_value": "27:12",
+            "alternatives": ["26:40"],
+        }
+    ]
+    done = http.post(
+        v1 + "/resolve", json=MINJUN | {"value": "26:40", "authority": "official"}
+    ).json()
     assert (done["op"], done["head"], done["status"]) == ("RESOLVE", "26:40", "active")
     assert http.get(v1 + "/audit/contested_keys").json()["rows"] == []
 
 
-def test_record_ids_with_slashes_and_unicode_round_trip(http: httpx.Client,
-                                                        namespace: str) -> None:
+def test_record_ids_with_slashes_and_unicode_round_trip(http: httpx.Client, namespace: str) -> None:
     rid = "chat/42?x=1#frag 회의"
-    http.post(f"/v1/{namespace}/remember", json={
-        "subject": "door", "relation": "colour", "value": "red", "record_id": rid})
+    http.post(
+        f"/v1/{namespace}/remember",
+        json={"subject": "door", "relation": "colour", "value": "red", "record_id": rid},
+    )
     resp = http.delete(f"/v1/{namespace}/records/{quote(rid, safe='')}")
     assert resp.status_code == 200 and resp.json()["record_id"] == rid
 
@@ -203,8 +244,15 @@ def test_parallel_writes_to_one_key_keep_one_head(http: httpx.Client, namespace:
 
     def write(i: int) -> None:
         with _client(http.base_url.__str__()) as c:
-            r = c.post(f"/v1/{namespace}/remember", json={
-                "subject": "door", "relation": "colour", "value": f"c{i}", "intent": "update"})
+            r = c.post(
+                f"/v1/{namespace}/remember",
+                json={
+                    "subject": "door",
+                    "relation": "colour",
+                    "value": f"c{i}",
+                    "intent": "update",
+                },
+            )
             results.append(r.status_code)
 
     threads = [threading.Thread(target=write, args=(i,)) for i in range(12)]
@@ -214,16 +262,20 @@ def test_parallel_writes_to_one_key_keep_one_head(http: httpx.Client, namespace:
         t.join()
     assert results == [200] * 12
     assert http.get(f"/v1/{namespace}/audit/two_heads").json()["rows"] == []
-    ops = http.get(f"/v1/{namespace}/history",
-                   params={"subject": "door", "relation": "colour"}).json()["operations"]
+    ops = http.get(
+        f"/v1/{namespace}/history", params={"subject": "door", "relation": "colour"}
+    ).json()["operations"]
     assert sorted(o["pos"] for o in ops) == list(range(12))
 
 
 def test_a_busy_namespace_is_a_503_with_retry_after(neo4j_server: Any, namespace: str) -> None:
     """A write waits for the namespace's writer (e.g. a background ingest), then gives up."""
-    settings = Settings(memory=_memory(neo4j_server),
-                        api_keys={KEY_ALL: "*"}, write_wait_seconds=0.2,
-                        async_ingest_threshold=1)
+    settings = Settings(
+        memory=_memory(neo4j_server),
+        api_keys={KEY_ALL: "*"},
+        write_wait_seconds=0.2,
+        async_ingest_threshold=1,
+    )
     app = create_app(settings)
     two = {"records": [{"text": "a", "id": "a"}, {"text": "b", "id": "b"}]}
     with ServiceThread(app) as server, _client(server.url) as http:
@@ -244,22 +296,28 @@ def test_a_busy_namespace_is_a_503_with_retry_after(neo4j_server: Any, namespace
         assert state["report"]["stored"] == 2
     # The app can be served again after a shutdown (the driver is reopened).
     with ServiceThread(app) as server, _client(server.url) as http:
-        assert http.post(f"/v1/{namespace}/remember",
-                         json=MINJUN | {"value": "1"}).status_code == 200
+        assert (
+            http.post(f"/v1/{namespace}/remember", json=MINJUN | {"value": "1"}).status_code == 200
+        )
 
 
 # -- problems -----------------------------------------------------------------------------------
 def test_core_errors_map_to_problem_types(http: httpx.Client, namespace: str) -> None:
     v1 = f"/v1/{namespace}"
-    body = assert_problem(http.post(v1 + "/remember", json=MINJUN | {"value": " "}), 422,
-                          _urn("invalid-input"))
+    body = assert_problem(
+        http.post(v1 + "/remember", json=MINJUN | {"value": " "}), 422, _urn("invalid-input")
+    )
     assert body["detail"] == "fact value must not be empty"
     assert body["instance"] == v1 + "/remember"
-    assert_problem(http.post(v1 + "/evidence", json={"question": "x?", "hops": 0}), 422,
-                   _urn("invalid-input"))
+    assert_problem(
+        http.post(v1 + "/evidence", json={"question": "x?", "hops": 0}), 422, _urn("invalid-input")
+    )
     strict = f"strict-{namespace}"
-    body = assert_problem(http.post(f"/v1/{strict}/remember", json=MINJUN | {"value": "1"}),
-                          422, _urn("unknown-relation"))
+    body = assert_problem(
+        http.post(f"/v1/{strict}/remember", json=MINJUN | {"value": "1"}),
+        422,
+        _urn("unknown-relation"),
+    )
     assert "not declared" in body["detail"]
     assert_problem(http.delete(v1 + "/records/nope"), 404, _urn("not-found"))
     assert_problem(http.get(v1 + "/audit/drop_everything"), 404, _urn("not-found"))
@@ -267,40 +325,56 @@ def test_core_errors_map_to_problem_types(http: httpx.Client, namespace: str) ->
     body = assert_problem(http.post(v1 + "/revoke", json=MINJUN), 409, _urn("conflict"))
     assert "no current value" in body["detail"]
     http.post(v1 + "/remember", json=MINJUN | {"value": "1", "record_id": "r1"})
-    assert_problem(http.post(v1 + "/resolve", json=MINJUN | {"value": "2"}), 409,
-                   _urn("conflict"))
-    assert_problem(http.post(v1 + "/remember", json=MINJUN | {"value": "3", "record_id": "r1"}),
-                   409, _urn("conflict"))
+    assert_problem(http.post(v1 + "/resolve", json=MINJUN | {"value": "2"}), 409, _urn("conflict"))
+    assert_problem(
+        http.post(v1 + "/remember", json=MINJUN | {"value": "3", "record_id": "r1"}),
+        409,
+        _urn("conflict"),
+    )
 
 
 def test_request_validation_is_a_422_problem(http: httpx.Client, namespace: str) -> None:
     v1 = f"/v1/{namespace}"
-    body = assert_problem(http.post(v1 + "/remember", json={"subject": "a", "value": "b"}),
-                          422, _urn("invalid-input"))
+    body = assert_problem(
+        http.post(v1 + "/remember", json={"subject": "a", "value": "b"}), 422, _urn("invalid-input")
+    )
     assert body["errors"][0]["loc"] == ["body", "relation"] and "input" not in body["errors"][0]
-    for bad in ({"subject": "a", "relation": "r", "value": 5},
-                {"subject": "a", "relation": "r", "value": "v", "intent": "bogus"},
-                {"subject": "a", "relation": "r", "value": "v", "colour": "extra"}):
+    for bad in (
+        {"subject": "a", "relation": "r", "value": 5},
+        {"subject": "a", "relation": "r", "value": "v", "intent": "bogus"},
+        {"subject": "a", "relation": "r", "value": "v", "colour": "extra"},
+    ):
         assert_problem(http.post(v1 + "/remember", json=bad), 422, _urn("invalid-input"))
     assert_problem(http.get(v1 + "/why", params={"subject": "a"}), 422, _urn("invalid-input"))
-    assert_problem(http.post(v1 + "/records", json={"records": [{"text": 1}]}), 422,
-                   _urn("invalid-input"))
+    assert_problem(
+        http.post(v1 + "/records", json={"records": [{"text": 1}]}), 422, _urn("invalid-input")
+    )
 
 
-def test_llm_failure_is_502_and_answer_works(http: httpx.Client, namespace: str,
-                                             reader: OllamaTestServer) -> None:
+def test_llm_failure_is_502_and_answer_works(
+    http: httpx.Client, namespace: str, reader: OllamaTestServer
+) -> None:
     v1 = f"/v1/{namespace}"
-    http.post(v1 + "/remember", json={"subject": "field hockey", "relation": "country of origin",
-                                      "value": "Philippines",
-                                      "text": "field hockey was created in the Philippines."})
+    http.post(
+        v1 + "/remember",
+        json={
+            "subject": "field hockey",
+            "relation": "country of origin",
+            "value": "Philippines",
+            "text": "field hockey was created in the Philippines.",
+        },
+    )
     reader.push("Philippines\nbecause record 0 says so")
     ok = http.post(v1 + "/answer", json={"question": "Where was field hockey created?"})
     assert ok.status_code == 200, ok.text
     assert ok.json()["first_line"] == "Philippines"
     assert "field hockey was created" in ok.json()["evidence"]["text"]
     reader.push(StatusError(500, "model crashed"))
-    assert_problem(http.post(v1 + "/answer", json={"question": "Where was field hockey created?"}),
-                   502, _urn("llm-error"))
+    assert_problem(
+        http.post(v1 + "/answer", json={"question": "Where was field hockey created?"}),
+        502,
+        _urn("llm-error"),
+    )
 
 
 def test_unexpected_error_is_a_500_problem_without_internals(http: httpx.Client) -> None:
@@ -354,13 +428,20 @@ def test_x_api_key_header_and_namespace_rule(service: ServiceThread) -> None:
         resp = anon.get(f"/v1/{NS_A}/audit/two_heads", headers={"X-API-Key": KEY_A})
         assert resp.status_code == 200
         bad = anon.get("/v1/-starts-with-dash/audit/two_heads", headers={"X-API-Key": KEY_ALL})
-        assert "namespace '-starts-with-dash' is invalid" in assert_problem(
-            bad, 422, _urn("invalid-input"))["detail"]
+        assert (
+            "namespace '-starts-with-dash' is invalid"
+            in assert_problem(bad, 422, _urn("invalid-input"))["detail"]
+        )
 
 
 def test_namespace_b_is_invisible_from_a(service: ServiceThread) -> None:
-    secret = {"subject": "vault", "relation": "code", "value": "4417",
-              "text": "the vault code is 4417", "record_id": "secret-1"}
+    secret = {
+        "subject": "vault",
+        "relation": "code",
+        "value": "4417",
+        "text": "the vault code is 4417",
+        "record_id": "secret-1",
+    }
     with _client(service.url, key=KEY_B) as b, _client(service.url, key=KEY_A) as a:
         assert b.post(f"/v1/{NS_B}/remember", json=secret).status_code == 200
         key = {"subject": "vault", "relation": "code"}
@@ -389,8 +470,10 @@ def _raw_request(url: str, head: bytes) -> bytes:
 
 def test_declared_oversized_body_is_413_before_reading(service: ServiceThread) -> None:
     size = 10 * 1024 * 1024 + 1
-    head = (f"POST /v1/{NS_A}/records HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY_A}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {size}\r\n\r\n").encode()
+    head = (
+        f"POST /v1/{NS_A}/records HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY_A}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {size}\r\n\r\n"
+    ).encode()
     raw = _raw_request(service.url, head)  # the body is never sent: the answer comes anyway
     status_line, _, rest = raw.partition(b"\r\n")
     assert b" 413 " in status_line
@@ -400,8 +483,10 @@ def test_declared_oversized_body_is_413_before_reading(service: ServiceThread) -
 @pytest.mark.parametrize("length", ["12abc", "-1", "1, 2"])
 def test_malformed_content_length_is_problem_json(service: ServiceThread, length: str) -> None:
     """uvicorn refuses these before the app sees them; the refusal is problem JSON too."""
-    head = (f"POST /v1/{NS_A}/records HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY_A}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n{{}}").encode()
+    head = (
+        f"POST /v1/{NS_A}/records HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY_A}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n{{}}"
+    ).encode()
     raw = _raw_request(service.url, head)
     status_line, _, rest = raw.partition(b"\r\n")
     headers, _, body = rest.partition(b"\r\n\r\n")
@@ -417,8 +502,9 @@ def test_streamed_oversized_body_is_413(http: httpx.Client) -> None:
         for _ in range(10 * 16 + 1):  # 10 MiB + 64 KiB, without a Content-Length
             yield chunk
 
-    resp = http.post(f"/v1/{NS_A}/records", content=body(),
-                     headers={"Content-Type": "application/json"})
+    resp = http.post(
+        f"/v1/{NS_A}/records", content=body(), headers={"Content-Type": "application/json"}
+    )
     assert_problem(resp, 413)
 
 
@@ -428,31 +514,42 @@ def test_large_body_under_the_limit_reaches_the_core(http: httpx.Client, namespa
     assert "200,000" in assert_problem(resp, 422, _urn("invalid-input"))["detail"]
 
 
-@pytest.mark.parametrize(("content", "ctype", "status"), [
-    (b'{"subject": "a", ', "application/json", 400),
-    (b'{"subject": "\xff\xfe"}', "application/json", 400),
-    (b"\xff\xfe\x00", "application/json", 400),
-    (b"", "application/json", 422),
-    (b"[1, 2]", "application/json", 422),
-    (b'{"subject": "a", "relation": "r", "value": "v"}', "text/plain", 422),
-    (b'{"subject": "\\ud800", "relation": "r", "value": "v"}', "application/json", 422),
-])
-def test_malformed_bodies_are_4xx_problems(http: httpx.Client, namespace: str, content: bytes,
-                                           ctype: str, status: int) -> None:
-    resp = http.post(f"/v1/{namespace}/remember", content=content,
-                     headers={"Content-Type": ctype})
+@pytest.mark.parametrize(
+    ("content", "ctype", "status"),
+    [
+        (b'{"subject": "a", ', "application/json", 400),
+        (b'{"subject": "\xff\xfe"}', "application/json", 400),
+        (b"\xff\xfe\x00", "application/json", 400),
+        (b"", "application/json", 422),
+        (b"[1, 2]", "application/json", 422),
+        (b'{"subject": "a", "relation": "r", "value": "v"}', "text/plain", 422),
+        (b'{"subject": "\\ud800", "relation": "r", "value": "v"}', "application/json", 422),
+    ],
+)
+def test_malformed_bodies_are_4xx_problems(
+    http: httpx.Client, namespace: str, content: bytes, ctype: str, status: int
+) -> None:
+    resp = http.post(f"/v1/{namespace}/remember", content=content, headers={"Content-Type": ctype})
     assert_problem(resp, status, "about:blank" if status == 400 else _urn("invalid-input"))
 
 
 # -- ingest --------------------------------------------------------------------------------------
-def test_small_ingest_is_synchronous_and_reports_bad_records(http: httpx.Client,
-                                                             namespace: str) -> None:
+def test_small_ingest_is_synchronous_and_reports_bad_records(
+    http: httpx.Client, namespace: str
+) -> None:
     records = [
-        {"text": "Door is red", "id": "d1",
-         "facts": [{"subject": "door", "relation": "colour", "value": "red"}]},
-        {"text": "The door is blue now", "id": "d2",
-         "facts": [{"subject": "door", "relation": "colour", "value": "blue",
-                    "intent": "update"}]},
+        {
+            "text": "Door is red",
+            "id": "d1",
+            "facts": [{"subject": "door", "relation": "colour", "value": "red"}],
+        },
+        {
+            "text": "The door is blue now",
+            "id": "d2",
+            "facts": [
+                {"subject": "door", "relation": "colour", "value": "blue", "intent": "update"}
+            ],
+        },
         {"text": "unknown field", "id": "d3", "colour": "green"},
         {"text": "bad date", "id": "d4", "stated_at": "yesterday"},
     ]
@@ -466,9 +563,14 @@ def test_small_ingest_is_synchronous_and_reports_bad_records(http: httpx.Client,
 
 
 def test_large_ingest_is_a_job(http: httpx.Client, namespace: str) -> None:
-    records = [{"text": f"item {i} weighs {i} kg", "id": f"i{i}",
-                "facts": [{"subject": f"item {i}", "relation": "weight", "value": f"{i} kg"}]}
-               for i in range(2001)]
+    records = [
+        {
+            "text": f"item {i} weighs {i} kg",
+            "id": f"i{i}",
+            "facts": [{"subject": f"item {i}", "relation": "weight", "value": f"{i} kg"}],
+        }
+        for i in range(2001)
+    ]
     resp = http.post(f"/v1/{namespace}/records", json={"records": records})
     assert resp.status_code == 202, resp.text
     job = resp.json()
@@ -492,16 +594,35 @@ def test_openapi_documents_every_route_with_models(service: ServiceThread) -> No
     spec = httpx.get(service.url + "/openapi.json").json()
     paths = spec["paths"]
     assert set(paths) == {
-        "/healthz", "/v1/{namespace}/records", "/v1/{namespace}/jobs/{job_id}",
-        "/v1/{namespace}/remember", "/v1/{namespace}/revoke", "/v1/{namespace}/resolve",
-        "/v1/{namespace}/records/{record_id}", "/v1/{namespace}/evidence",
-        "/v1/{namespace}/answer", "/v1/{namespace}/why", "/v1/{namespace}/history",
-        "/v1/{namespace}/audit/{name}", "/v1/{namespace}/block", "/v1/{namespace}/as_of",
+        "/healthz",
+        "/v1/{namespace}/records",
+        "/v1/{namespace}/jobs/{job_id}",
+        "/v1/{namespace}/remember",
+        "/v1/{namespace}/revoke",
+        "/v1/{namespace}/resolve",
+        "/v1/{namespace}/records/{record_id}",
+        "/v1/{namespace}/evidence",
+        "/v1/{namespace}/answer",
+        "/v1/{namespace}/why",
+        "/v1/{namespace}/history",
+        "/v1/{namespace}/audit/{name}",
+        "/v1/{namespace}/block",
+        "/v1/{namespace}/as_of",
         "/v1/{namespace}/state",
     }
     schemas = spec["components"]["schemas"]
-    assert {"Problem", "WriteResultOut", "EvidenceOut", "ExplanationOut", "IngestReportOut",
-            "JobOut", "EraseReportOut", "RecordIn", "BlockIn", "BlockOut"} <= set(schemas)
+    assert {
+        "Problem",
+        "WriteResultOut",
+        "EvidenceOut",
+        "ExplanationOut",
+        "IngestReportOut",
+        "JobOut",
+        "EraseReportOut",
+        "RecordIn",
+        "BlockIn",
+        "BlockOut",
+    } <= set(schemas)
     post = paths["/v1/{namespace}/records"]["post"]
     assert "202" in post["responses"]
     assert list(post["responses"]["422"]["content"]) == [PROBLEM_JSON]
@@ -510,19 +631,29 @@ def test_openapi_documents_every_route_with_models(service: ServiceThread) -> No
 
 
 def test_settings_from_env_parse_keys_once(neo4j_server: Any) -> None:
-    env = {"NEO4J_URI": neo4j_server.bolt_url,
-           "GRAPHMEM_API_KEYS": json.dumps({KEY_A: [NS_A], KEY_ALL: "*"}),
-           "GRAPHMEM_MAX_REQUEST_BYTES": "1000"}
+    env = {
+        "NEO4J_URI": neo4j_server.bolt_url,
+        "GRAPHMEM_API_KEYS": json.dumps({KEY_A: [NS_A], KEY_ALL: "*"}),
+        "GRAPHMEM_MAX_REQUEST_BYTES": "1000",
+    }
     settings = Settings.from_env(env, async_ingest_threshold=5)
     assert settings.max_request_bytes == 1000 and settings.async_ingest_threshold == 5
     with ServiceThread(create_app(settings)) as server:
         ok = httpx.get(f"{server.url}/v1/{NS_A}/audit/two_heads", headers={"X-API-Key": KEY_A})
         assert ok.status_code == 200
-        big = httpx.post(f"{server.url}/v1/{NS_A}/remember", content=b" " * 1001,
-                         headers={"X-API-Key": KEY_A, "Content-Type": "application/json"})
+        big = httpx.post(
+            f"{server.url}/v1/{NS_A}/remember",
+            content=b" " * 1001,
+            headers={"X-API-Key": KEY_A, "Content-Type": "application/json"},
+        )
         assert_problem(big, 413)
-    for bad in ('{"short": "*"}', '{"long-enough-key": 5}', '{"long-enough-key": ["a/b"]}',
-                "[1]", "{not json"):
+    for bad in (
+        '{"short": "*"}',
+        '{"long-enough-key": 5}',
+        '{"long-enough-key": ["a/b"]}',
+        "[1]",
+        "{not json",
+    ):
         with pytest.raises(ValueError):
             create_app(Settings.from_env({"GRAPHMEM_API_KEYS": bad}))
 
@@ -530,32 +661,64 @@ def test_settings_from_env_parse_keys_once(neo4j_server: Any) -> None:
 def test_app_without_keys_refuses_everything() -> None:
     app: FastAPI = create_app(Settings(memory=NOWHERE))
     with ServiceThread(app) as server:
-        assert_problem(httpx.get(server.url + "/v1/ns/why", params=MINJUN,
-                                 headers={"Authorization": "Bearer anything-at-all"}), 401)
+        assert_problem(
+            httpx.get(
+                server.url + "/v1/ns/why",
+                params=MINJUN,
+                headers={"Authorization": "Bearer anything-at-all"},
+            ),
+            401,
+        )
 
 
 # -- memory blocks -------------------------------------------------------------------------------
-BLOCK_KEYS = {"text", "lines", "abstained", "fell_back", "reason", "slot", "posterior",
-              "latency_ms", "served", "snapshot_age_ms"}
+BLOCK_KEYS = {
+    "text",
+    "lines",
+    "abstained",
+    "fell_back",
+    "reason",
+    "slot",
+    "posterior",
+    "latency_ms",
+    "served",
+    "snapshot_age_ms",
+}
 
 
 def _standup_records() -> list[dict[str, Any]]:
     return [
-        {"text": "Minjun: standup moves to 9:30 from Monday", "id": "b1", "speaker": "Minjun",
-         "participants": ["Jiyoung"], "observed_at": "2026-05-04T08:00:00",
-         "facts": [{"subject": "Minjun", "relation": "standup time", "value": "9:30"}]},
-        {"text": "Minjun's 5k personal best is 25:50", "id": "b2", "speaker": "Minjun",
-         "participants": ["Jiyoung"], "observed_at": "2026-05-05T08:00:00",
-         "facts": [{"subject": "Minjun", "relation": "5k personal best", "value": "25:50"}]},
+        {
+            "text": "Minjun: standup moves to 9:30 from Monday",
+            "id": "b1",
+            "speaker": "Minjun",
+            "participants": ["Jiyoung"],
+            "observed_at": "2026-05-04T08:00:00",
+            "facts": [{"subject": "Minjun", "relation": "standup time", "value": "9:30"}],
+        },
+        {
+            "text": "Minjun's 5k personal best is 25:50",
+            "id": "b2",
+            "speaker": "Minjun",
+            "participants": ["Jiyoung"],
+            "observed_at": "2026-05-05T08:00:00",
+            "facts": [{"subject": "Minjun", "relation": "5k personal best", "value": "25:50"}],
+        },
     ]
 
 
-def test_block_over_http_and_through_both_clients(service: ServiceThread, http: httpx.Client,
-                                                  namespace: str) -> None:
+def test_block_over_http_and_through_both_clients(
+    service: ServiceThread, http: httpx.Client, namespace: str
+) -> None:
     v1 = f"/v1/{namespace}"
     assert http.post(v1 + "/records", json={"records": _standup_records()}).status_code == 200
-    ask = {"request": "Minjun's 5k personal best is", "partner": "Jiyoung",
-           "now": "2026-06-01T09:00:00+00:00", "gate": "none", "k": 3}
+    ask = {
+        "request": "Minjun's 5k personal best is",
+        "partner": "Jiyoung",
+        "now": "2026-06-01T09:00:00+00:00",
+        "gate": "none",
+        "k": 3,
+    }
     resp = http.post(v1 + "/block", json=ask)
     assert resp.status_code == 200, resp.text
     body = resp.json()
@@ -586,15 +749,16 @@ def test_block_over_http_and_through_both_clients(service: ServiceThread, http: 
     assert fresh["fell_back"] is False and fresh["lines"][0]["record"]["record_id"] == "b2"
 
 
-def test_block_servers_stop_when_evicted_and_at_shutdown(neo4j_server: Any,
-                                                         namespace: str) -> None:
+def test_block_servers_stop_when_evicted_and_at_shutdown(neo4j_server: Any, namespace: str) -> None:
     """Each namespace's Memory runs a snapshot thread for blocks; the service stops it when
     the namespace leaves the cache and when the app shuts down (the store stays shared)."""
+
     def publishers() -> set[threading.Thread]:
         return {t for t in threading.enumerate() if t.name == "graphmem-snapshot"}
 
-    settings = Settings(memory=_memory(neo4j_server), api_keys={KEY_ALL: "*"},
-                        max_cached_namespaces=1)
+    settings = Settings(
+        memory=_memory(neo4j_server), api_keys={KEY_ALL: "*"}, max_cached_namespaces=1
+    )
     before = publishers()
     ask = {"request": "Minjun's 5k personal best is"}
     with ServiceThread(create_app(settings)) as server, _client(server.url) as http:
@@ -610,57 +774,87 @@ def test_block_servers_stop_when_evicted_and_at_shutdown(neo4j_server: Any,
     assert not any(t.is_alive() for t in second)
 
 
-@pytest.mark.parametrize(("options", "words"), [
-    ({"gate": "psychic"}, "unknown gate 'psychic'"),
-    ({"identity": "telepathy"}, "unknown identity"),
-    ({"k": 0}, "k must be an integer from 1 to 50"),
-    ({"k": "many"}, "k:"),
-    ({"max_chars": 10}, "max_chars must be"),
-    ({"tau": 2}, "tau must be a number"),
-    ({"deadline_ms": -1}, "deadline_ms must be"),
-    ({"colour": "red"}, "unknown block options ['colour']"),
-    ({"now": "yesterday"}, "now must be an ISO-8601"),
-    ({"request": "x" * 20_001}, "the limit is 20,000"),
-    ({"request": None}, "request:"),
-])
-def test_bad_block_options_are_422_invalid_input(http: httpx.Client, namespace: str,
-                                                 options: dict[str, Any], words: str) -> None:
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"gate": "psychic"}, "unknown gate 'psychic'"),
+        ({"identity": "telepathy"}, "unknown identity"),
+        ({"k": 0}, "k must be an integer from 1 to 50"),
+        ({"k": "many"}, "k:"),
+        ({"max_chars": 10}, "max_chars must be"),
+        ({"tau": 2}, "tau must be a number"),
+        ({"deadline_ms": -1}, "deadline_ms must be"),
+        ({"colour": "red"}, "unknown block options ['colour']"),
+        ({"now": "yesterday"}, "now must be an ISO-8601"),
+        ({"request": "x" * 20_001}, "the limit is 20,000"),
+        ({"request": None}, "request:"),
+    ],
+)
+def test_bad_block_options_are_422_invalid_input(
+    http: httpx.Client, namespace: str, options: dict[str, Any], words: str
+) -> None:
     body = {"request": "Minjun's 5k personal best is"} | options
-    problem = assert_problem(http.post(f"/v1/{namespace}/block", json=body), 422,
-                             _urn("invalid-input"))
+    problem = assert_problem(
+        http.post(f"/v1/{namespace}/block", json=body), 422, _urn("invalid-input")
+    )
     assert words in problem["detail"], problem
 
 
-def test_bad_block_options_raise_invalid_input_in_the_client(service: ServiceThread,
-                                                             namespace: str) -> None:
-    with Client(service.url, namespace, api_key=KEY_ALL) as client, \
-            pytest.raises(InvalidInputError, match="unknown gate 'psychic'") as err:
+def test_bad_block_options_raise_invalid_input_in_the_client(
+    service: ServiceThread, namespace: str
+) -> None:
+    with (
+        Client(service.url, namespace, api_key=KEY_ALL) as client,
+        pytest.raises(InvalidInputError, match="unknown gate 'psychic'") as err,
+    ):
         client.block("the door is", gate="psychic")
     assert getattr(err.value, "status", None) == 422
 
 
 def test_block_needs_neo4j(down: ServiceThread) -> None:
     with _client(down.url) as http:
-        assert_problem(http.post("/v1/ns1/block", json={"request": "Minjun's 5k best is"}), 503,
-                       _urn("store-unavailable"))
+        assert_problem(
+            http.post("/v1/ns1/block", json={"request": "Minjun's 5k best is"}),
+            503,
+            _urn("store-unavailable"),
+        )
 
 
 # -- the extractor ---------------------------------------------------------------------------------
-def test_text_only_records_go_through_the_configured_extractor(neo4j_server: Any,
-                                                               namespace: str) -> None:
+def test_text_only_records_go_through_the_configured_extractor(
+    neo4j_server: Any, namespace: str
+) -> None:
     """GRAPHMEM_EXTRACTOR=llm: the service reads plain-text records with the LLM extractor."""
+
     def model(body: dict[str, Any]) -> dict[str, Any]:
         user = body["messages"][-1]["content"]
         n = len(user.split("Records:\n", 1)[1].splitlines())
         assert n == 1, user
-        return {"records": [{"record": 1, "status": "facts", "facts": [
-            {"subject": "Minjun", "relation": "5k personal best", "value": "27:12",
-             "intent": "assert"}]}]}
+        return {
+            "records": [
+                {
+                    "record": 1,
+                    "status": "facts",
+                    "facts": [
+                        {
+                            "subject": "Minjun",
+                            "relation": "5k personal best",
+                            "value": "27:12",
+                            "intent": "assert",
+                        }
+                    ],
+                }
+            ]
+        }
 
     with OllamaTestServer(model) as llm:
-        env = {"NEO4J_URI": neo4j_server.bolt_url, "GRAPHMEM_EXTRACTOR": "llm",
-               "GRAPHMEM_OLLAMA_URL": llm.url, "GRAPHMEM_OLLAMA_MODEL": "extractor-test",
-               "GRAPHMEM_API_KEYS": json.dumps({KEY_ALL: "*"})}
+        env = {
+            "NEO4J_URI": neo4j_server.bolt_url,
+            "GRAPHMEM_EXTRACTOR": "llm",
+            "GRAPHMEM_OLLAMA_URL": llm.url,
+            "GRAPHMEM_OLLAMA_MODEL": "extractor-test",
+            "GRAPHMEM_API_KEYS": json.dumps({KEY_ALL: "*"}),
+        }
         settings = Settings.from_env(env, neo4j_auth=neo4j_server.auth)
         assert settings.memory.extractor == "llm"
         assert settings.memory.ollama_url == llm.url
@@ -674,8 +868,9 @@ def test_text_only_records_go_through_the_configured_extractor(neo4j_server: Any
         assert len(chats) == 1 and chats[0].body["model"] == "extractor-test"
 
 
-def test_without_an_extractor_text_only_records_stay_unresolved(http: httpx.Client,
-                                                                namespace: str) -> None:
+def test_without_an_extractor_text_only_records_stay_unresolved(
+    http: httpx.Client, namespace: str
+) -> None:
     record = {"text": "Minjun's 5k personal best is 27:12", "id": "x1"}
     report = http.post(f"/v1/{namespace}/records", json={"records": [record]}).json()
     assert (report["stored"], report["facts"], report["unresolved"]) == (1, 0, 1)
@@ -689,8 +884,13 @@ def test_an_unknown_extractor_fails_at_startup() -> None:
 
 
 def test_settings_from_env_route_overrides_to_memory_config() -> None:
-    settings = Settings.from_env({}, neo4j_uri="bolt://db:7687", reader_url="http://r:11434",
-                                 neo4j_http_url="http://db:7474", max_request_bytes=5)
+    settings = Settings.from_env(
+        {},
+        neo4j_uri="bolt://db:7687",
+        reader_url="http://r:11434",
+        neo4j_http_url="http://db:7474",
+        max_request_bytes=5,
+    )
     assert settings.memory.neo4j_uri == "bolt://db:7687"
     assert settings.memory.neo4j_http_url == "http://db:7474"
     assert (settings.reader_url, settings.max_request_bytes) == ("http://r:11434", 5)
@@ -702,7 +902,7 @@ def test_browser_guide_is_public_html_with_cors(service: ServiceThread) -> None:
     resp = httpx.get(service.url + "/browser/guide.html", params={"ns": NS_A})
     assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/html")
     assert resp.headers["access-control-allow-origin"] == "*"
-    assert f':param ns =&gt; &quot;{NS_A}&quot;' in resp.text and "two heads" in resp.text
+    assert f":param ns =&gt; &quot;{NS_A}&quot;" in resp.text and "two heads" in resp.text
     pre = httpx.options(service.url + "/browser/guide.html")
     assert pre.status_code == 204 and pre.headers["access-control-allow-origin"] == "*"
     assert httpx.get(service.url + "/browser/guide.html", params={"ns": "-x"}).status_code == 422

@@ -31,14 +31,21 @@ def _free_port() -> int:
 
 def _serve(neo4j_server: Any, ns: str) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
-    env = {**os.environ, "GRAPHMEM_API_KEYS": json.dumps({KEY: [ns]}),
-           "NEO4J_URI": neo4j_server.bolt_url}
+    env = {
+        **os.environ,
+        "GRAPHMEM_API_KEYS": json.dumps({KEY: [ns]}),
+        "NEO4J_URI": neo4j_server.bolt_url,
+    }
     if neo4j_server.auth:
         env["NEO4J_USER"], env["NEO4J_PASSWORD"] = neo4j_server.auth
     exe = Path(sys.executable).with_name("graphmem")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "graphmem.cli"]
-    proc = subprocess.Popen([*cmd, "serve", "--port", str(port)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [*cmd, "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -54,15 +61,27 @@ def _serve(neo4j_server: Any, ns: str) -> tuple[subprocess.Popen[bytes], str]:
 
 def test_kill_9_of_the_service_mid_job_then_resend(neo4j_server: Any) -> None:
     ns = f"svc-crash-{uuid.uuid4().hex[:8]}"
-    records = [{"text": f"item {i % 53} is in box {i}", "id": f"r{i}",
-                "facts": [{"subject": f"item {i % 53}", "relation": "location",
-                           "value": f"box {i}", "intent": "update"}]}
-               for i in range(12_000)]
+    records = [
+        {
+            "text": f"item {i % 53} is in box {i}",
+            "id": f"r{i}",
+            "facts": [
+                {
+                    "subject": f"item {i % 53}",
+                    "relation": "location",
+                    "value": f"box {i}",
+                    "intent": "update",
+                }
+            ],
+        }
+        for i in range(12_000)
+    ]
     headers = {"Authorization": f"Bearer {KEY}"}
     proc, base = _serve(neo4j_server, ns)
     try:
-        resp = httpx.post(f"{base}/v1/{ns}/records", json={"records": records},
-                          headers=headers, timeout=60)
+        resp = httpx.post(
+            f"{base}/v1/{ns}/records", json={"records": records}, headers=headers, timeout=60
+        )
         assert resp.status_code == 202, resp.text  # a background job
         job = resp.headers["location"]
         deadline = time.monotonic() + 60

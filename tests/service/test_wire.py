@@ -20,12 +20,27 @@ from graphmem.service.wire import block_from_dict, block_to_dict
 
 
 def _block() -> Block:
-    rec = ActiveRecord(7, "m1", "Standup is at 9:30", "2026-05-04T08:00:00.000000+00:00",
-                       ("Jiyoung",), "Minjun", (("Minjun", "standup time", "9:30"),), True)
+    rec = ActiveRecord(
+        7,
+        "m1",
+        "Standup is at 9:30",
+        "2026-05-04T08:00:00.000000+00:00",
+        ("Jiyoung",),
+        "Minjun",
+        (("Minjun", "standup time", "9:30"),),
+        True,
+    )
     bare = ActiveRecord(8, "m2", "no facts", None, (), None)
-    return Block("[Relevant memory]\n…", [BlockLine(rec, 2.5), BlockLine(bare, 0.25)],
-                 abstained=False, fell_back=True, reason="", slot="time",
-                 posterior={"Minjun": 0.75, "Minjun Kim": 0.25}, latency_ms=1.5)
+    return Block(
+        "[Relevant memory]\n…",
+        [BlockLine(rec, 2.5), BlockLine(bare, 0.25)],
+        abstained=False,
+        fell_back=True,
+        reason="",
+        slot="time",
+        posterior={"Minjun": 0.75, "Minjun Kim": 0.25},
+        latency_ms=1.5,
+    )
 
 
 def test_block_round_trips() -> None:
@@ -58,16 +73,18 @@ def test_problem_for_and_back() -> None:
     assert isinstance(exc, ServiceError) and exc.status == 503
     secret = problem_for(RuntimeError("secret internals"))
     assert secret["status"] == 500 and "secret" not in str(secret)
-    conflict = error_from_problem(409, {"type": "urn:graphmem:problem:conflict",
-                                        "detail": "no head"})
+    conflict = error_from_problem(
+        409, {"type": "urn:graphmem:problem:conflict", "detail": "no head"}
+    )
     assert getattr(conflict, "status", None) == 409 and str(conflict) == "no head"
 
 
 def test_the_client_loads_no_framework_and_no_driver() -> None:
-    code = ("import sys; from graphmem import Client; import graphmem.client; "
-            "import graphmem.service.jobs, graphmem.service.wire; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('fastapi', 'starlette', 'neo4j', 'neomodel', 'uvicorn')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import sys; from graphmem import Client; import graphmem.client; "
+        "import graphmem.service.jobs, graphmem.service.wire; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('fastapi', 'starlette', 'neo4j', 'neomodel', 'uvicorn')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout

@@ -28,9 +28,17 @@ from graphmem.store.neo4j.store import PLAN_SIZE, _padded_spans
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 # Operators that read a whole label, index or store regardless of the namespace asked.
-SCANS = ("AllNodesScan", "NodeByLabelScan", "NodeIndexScan", "UndirectedRelationshipTypeScan",
-         "DirectedRelationshipTypeScan", "DirectedAllRelationshipsScan",
-         "UndirectedAllRelationshipsScan", "NodeIndexContainsScan", "NodeIndexEndsWithScan")
+SCANS = (
+    "AllNodesScan",
+    "NodeByLabelScan",
+    "NodeIndexScan",
+    "UndirectedRelationshipTypeScan",
+    "DirectedRelationshipTypeScan",
+    "DirectedAllRelationshipsScan",
+    "UndirectedAllRelationshipsScan",
+    "NodeIndexContainsScan",
+    "NodeIndexEndsWithScan",
+)
 QUESTION = "What floor is Minjun's team on?"
 AT = "2026-12-01T00:00:00Z"
 
@@ -70,11 +78,17 @@ def _story(mem: Memory) -> None:
 
 def _crowd(mem: Memory, n: int) -> None:
     """Another tenant: many entities, versions of every status, unresolved records."""
-    mem.ingest([Record(f"thing {i} is in box {i}", id=f"c{i}",
-                       facts=(Fact(f"thing {i % (n // 3)}", "location", f"box {i}"),))
-                for i in range(n)])
-    mem.ingest([Record(f"note {i}: minjun floor team platform", id=f"n{i}")
-                for i in range(n // 2)])
+    mem.ingest(
+        [
+            Record(
+                f"thing {i} is in box {i}",
+                id=f"c{i}",
+                facts=(Fact(f"thing {i % (n // 3)}", "location", f"box {i}"),),
+            )
+            for i in range(n)
+        ]
+    )
+    mem.ingest([Record(f"note {i}: minjun floor team platform", id=f"n{i}") for i in range(n // 2)])
     for i in range(40):
         mem.remember(f"thing {i}", "location", f"crate {i}", speaker="someone else")
         mem.revoke(f"thing {i + 100}", "location")
@@ -85,12 +99,19 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
     """Each hot query of cypher/ with the parameters graphmem passes for this namespace."""
     ns = mem.namespace
     run = mem.store.driver.execute_query
-    versions = [r["u"] for r in run("MATCH (v:Version {ns: $ns}) RETURN v.uid AS u ORDER BY u",
-                                    ns=ns).records]
-    entities = [r["u"] for r in run("MATCH (e:Entity {ns: $ns}) RETURN e.uid AS u ORDER BY u",
-                                    ns=ns).records]
-    kid = run("MATCH (v:Version {ns: $ns, subject: 'Minjun', relation: 'team'}) "
-              "RETURN v.kid AS k LIMIT 1", ns=ns).records[0]["k"]
+    versions = [
+        r["u"]
+        for r in run("MATCH (v:Version {ns: $ns}) RETURN v.uid AS u ORDER BY u", ns=ns).records
+    ]
+    entities = [
+        r["u"]
+        for r in run("MATCH (e:Entity {ns: $ns}) RETURN e.uid AS u ORDER BY u", ns=ns).records
+    ]
+    kid = run(
+        "MATCH (v:Version {ns: $ns, subject: 'Minjun', relation: 'team'}) "
+        "RETURN v.kid AS k LIMIT 1",
+        ns=ns,
+    ).records[0]["k"]
     # The parameters as the store pads them: the plan profiled is the plan users get.
     spans = _padded_spans(mem._evidence.spans(QUESTION))
     record = f"{ns}/m1"
@@ -102,15 +123,23 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
         "max_pos": {"ns": ns},
         "unresolved_records": {"ns": ns},
         "active_view": {"ns": ns},
-        "fresh_candidates": {"q": f'ns:"{ns}" AND (text:"minjun" OR text:"floor")'.ljust(
-            PLAN_SIZE), "ns": ns, "limit": 50},
+        "fresh_candidates": {
+            "q": f'ns:"{ns}" AND (text:"minjun" OR text:"floor")'.ljust(PLAN_SIZE),
+            "ns": ns,
+            "limit": 50,
+        },
         "watermark": {"ns": ns},
         "lock_namespace": {"ns": ns},
         "raw_changed": {"ns": ns},
         "erase_scope": {"uid": record},
         "erase_entities_of": {"uids": versions[:2]},
-        "erase_delete": {"uid": record, "versions": versions[:1], "ns": ns, "at": AT,
-                         "tomb_uid": f"{ns}/erased/m1@{AT}"},
+        "erase_delete": {
+            "uid": record,
+            "versions": versions[:1],
+            "ns": ns,
+            "at": AT,
+            "tomb_uid": f"{ns}/erased/m1@{AT}",
+        },
         "surviving_spellings": {"uids": versions[:2]},
         "erase_touched_operations": {"versions": versions[:1]},
         "erase_orphan_entities": {"uids": entities[:2]},
@@ -128,8 +157,16 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
         "entity_names": {"ns": ns},
         "has_hangul_names": {"ns": ns},
     }
-    for name in ("heads", "two_heads", "contested_keys", "revoked_values", "status_labels",
-                 "supersedes_cycles", "supersedes_forward", "versions_without_evidence"):
+    for name in (
+        "heads",
+        "two_heads",
+        "contested_keys",
+        "revoked_values",
+        "status_labels",
+        "supersedes_cycles",
+        "supersedes_forward",
+        "versions_without_evidence",
+    ):
         queries[f"audit_{name}"] = {"ns": ns}
     return queries
 
@@ -156,8 +193,13 @@ def _namespace_size(mem: Memory) -> int:
 @pytest.fixture(scope="module")
 def fresh_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A second Neo4j with an empty store: the statistics a new user's database has."""
-    server = LocalNeo4j(tmp_path_factory.mktemp("fresh") / "data", bolt_port=_free_port(),
-                        http_port=_free_port(), heap="512m", pagecache="64m")
+    server = LocalNeo4j(
+        tmp_path_factory.mktemp("fresh") / "data",
+        bolt_port=_free_port(),
+        http_port=_free_port(),
+        heap="512m",
+        pagecache="64m",
+    )
     status = server.start()
     try:
         # Connecting without installing the schema must work on an empty database (the
@@ -179,11 +221,13 @@ def profiles(fresh_server: str, neo4j_server: Any) -> Iterator[Callable[[str], A
     # (sampled empty), which once made the closure scan every head of the database.
     first_import = Memory.connect(fresh_server, "plan-first-import")
     _crowd(first_import, 2400)
-    crowd = Memory.connect(neo4j_server.bolt_url, f"plan-crowd-{uuid.uuid4().hex[:8]}",
-                           neo4j_auth=neo4j_server.auth)
+    crowd = Memory.connect(
+        neo4j_server.bolt_url, f"plan-crowd-{uuid.uuid4().hex[:8]}", neo4j_auth=neo4j_server.auth
+    )
     _crowd(crowd, 3000)
-    beside = Memory.connect(neo4j_server.bolt_url, f"plan-beside-{uuid.uuid4().hex[:8]}",
-                            neo4j_auth=neo4j_server.auth)
+    beside = Memory.connect(
+        neo4j_server.bolt_url, f"plan-beside-{uuid.uuid4().hex[:8]}", neo4j_auth=neo4j_server.auth
+    )
     _story(beside)
     fresh_q, crowded_q = _hot_queries(small), _hot_queries(beside)
     assert fresh_q.keys() == crowded_q.keys()
@@ -197,26 +241,65 @@ def profiles(fresh_server: str, neo4j_server: Any) -> Iterator[Callable[[str], A
         mem.close()
 
 
-HOT = ["evidence_cmc", "anchors", "key_versions", "known_records", "max_pos",
-       "unresolved_records", "active_view", "fresh_candidates", "watermark", "lock_namespace",
-       "raw_changed", "erase_scope", "erase_entities_of", "erase_delete", "surviving_spellings",
-       "erase_touched_operations",
-       "erase_orphan_entities", "why", "why_set", "why_graph", "history", "as_of_valid",
-       "oplog_until", "graph_snapshot", "count_namespace", "count_record_ids", "all_records",
-       "newest_records", "entity_names", "has_hangul_names",
-       "audit_heads", "audit_two_heads", "audit_contested_keys", "audit_revoked_values",
-       "audit_status_labels", "audit_supersedes_cycles", "audit_supersedes_forward",
-       "audit_versions_without_evidence"]
+HOT = [
+    "evidence_cmc",
+    "anchors",
+    "key_versions",
+    "known_records",
+    "max_pos",
+    "unresolved_records",
+    "active_view",
+    "fresh_candidates",
+    "watermark",
+    "lock_namespace",
+    "raw_changed",
+    "erase_scope",
+    "erase_entities_of",
+    "erase_delete",
+    "surviving_spellings",
+    "erase_touched_operations",
+    "erase_orphan_entities",
+    "why",
+    "why_set",
+    "why_graph",
+    "history",
+    "as_of_valid",
+    "oplog_until",
+    "graph_snapshot",
+    "count_namespace",
+    "count_record_ids",
+    "all_records",
+    "newest_records",
+    "entity_names",
+    "has_hangul_names",
+    "audit_heads",
+    "audit_two_heads",
+    "audit_contested_keys",
+    "audit_revoked_values",
+    "audit_status_labels",
+    "audit_supersedes_cycles",
+    "audit_supersedes_forward",
+    "audit_versions_without_evidence",
+]
 
 
 def test_every_hot_query_is_profiled():
     from graphmem._cypher import query_names
 
-    untested = {n for n in query_names("") if not n.startswith(("write_", "migrat", "link_",
-                                                                  "update_", "clear_",
-                                                                  "discard_", "respell_"))}
-    untested -= set(HOT) | {"schema", "fulltext_index", "tenant_indexes", "await_indexes",
-                          "erasures_since"}
+    untested = {
+        n
+        for n in query_names("")
+        if not n.startswith(
+            ("write_", "migrat", "link_", "update_", "clear_", "discard_", "respell_")
+        )
+    }
+    untested -= set(HOT) | {
+        "schema",
+        "fulltext_index",
+        "tenant_indexes",
+        "await_indexes",
+        "erasures_since",
+    }
     untested = {n for n in untested if not n.startswith(("bench_", "compact_"))}  # offline
     assert not untested, f"hot queries without a plan test: {sorted(untested)}"
 
@@ -225,7 +308,7 @@ def test_every_hot_query_is_profiled():
 def test_plan_starts_from_the_namespace(profiles, name):
     (fresh_hits, fresh_ops), (crowd_hits, crowd_ops), size = profiles(name)
     for where, ops in (("fresh", fresh_ops), ("crowded", crowd_ops)):
-        scans = sorted({op for op in ops if op.split(':')[0] in SCANS})
+        scans = sorted({op for op in ops if op.split(":")[0] in SCANS})
         assert not scans, f"{name} on the {where} server scans: {scans} ({ops})"
     # The bound comes from the namespace's own size (nodes + relationships of the story),
     # never from the database's.
@@ -233,14 +316,22 @@ def test_plan_starts_from_the_namespace(profiles, name):
     assert fresh_hits <= bound, f"{name}: {fresh_hits} db hits on a {size}-item namespace"
     assert crowd_hits <= bound, f"{name}: {crowd_hits} db hits beside the crowd"
     assert crowd_hits <= 2 * fresh_hits + 50, (
-        f"{name}: the crowd raised db hits from {fresh_hits} to {crowd_hits}")
+        f"{name}: the crowd raised db hits from {fresh_hits} to {crowd_hits}"
+    )
 
 
 def test_the_closure_reads_what_the_answer_needs(connect, namespace):
     crowd = connect(f"plan-crowd-{uuid.uuid4().hex[:8]}")  # many entities, elsewhere
-    crowd.ingest([Record(f"thing {i} is in box {i}", id=f"c{i}",
-                         facts=(Fact(f"thing {i}", "location", f"box {i}"),))
-                  for i in range(1500)])
+    crowd.ingest(
+        [
+            Record(
+                f"thing {i} is in box {i}",
+                id=f"c{i}",
+                facts=(Fact(f"thing {i}", "location", f"box {i}"),),
+            )
+            for i in range(1500)
+        ]
+    )
     mem = connect(namespace)
     mem.remember("Minjun", "team", "Platform", record_id="m1")
     mem.remember("Platform", "floor", "floor 5", record_id="m2")
@@ -248,6 +339,7 @@ def test_the_closure_reads_what_the_answer_needs(connect, namespace):
     assert "floor 5" in mem.evidence(question).text
     spans = [asdict(s) for s in mem._evidence.spans(question)]
     result = mem.store.driver.execute_query(
-        "PROFILE " + cypher("evidence_cmc"), spans=spans, hops=5, ns=mem.namespace)
+        "PROFILE " + cypher("evidence_cmc"), spans=spans, hops=5, ns=mem.namespace
+    )
     hits = _db_hits(result.summary.profile)
     assert hits < 500, f"{hits} db hits for a two-fact answer"

@@ -13,8 +13,11 @@ pytestmark = pytest.mark.integration
 
 def _declared() -> set[tuple[str, str, str]]:
     found = set()
-    for m in re.finditer(r"CREATE (CONSTRAINT|INDEX) (\w+) IF NOT EXISTS FOR \(n:(\w+)\)"
-                         r"(?: REQUIRE| ON) \(?n\.(\w+)", cypher("schema")):
+    for m in re.finditer(
+        r"CREATE (CONSTRAINT|INDEX) (\w+) IF NOT EXISTS FOR \(n:(\w+)\)"
+        r"(?: REQUIRE| ON) \(?n\.(\w+)",
+        cypher("schema"),
+    ):
         kind = "UNIQUENESS" if m.group(1) == "CONSTRAINT" else "RANGE"
         found.add((kind, m.group(3), m.group(4)))
     return found
@@ -50,8 +53,11 @@ def test_fulltext_index_on_record_text_and_namespace(memory):
     assert mine and mine[0]["properties"] == ["text", "terms", "ns"]
     assert mine[0]["state"] == "ONLINE"
     assert mine[0]["options"]["indexConfig"]["fulltext.analyzer"] == "cjk"
-    assert not [r for r in rows  # replaced
-                if r["name"] in ("fulltext_index_Evidence_text", "evidence_text_ns")]
+    assert not [
+        r
+        for r in rows  # replaced
+        if r["name"] in ("fulltext_index_Evidence_text", "evidence_text_ns")
+    ]
 
 
 def test_installing_twice_is_harmless(memory):
@@ -79,7 +85,8 @@ def test_unresolved_records_carry_their_own_label(memory):
     memory.ingest([Record("kept raw", id="raw-1")])
     rows = memory.store.driver.execute_query(
         "MATCH (e:Evidence {ns: $ns, record_id: 'raw-1'}) RETURN e:Unresolved AS labelled",
-        {"ns": memory.namespace}).records
+        {"ns": memory.namespace},
+    ).records
     assert rows[0]["labelled"] is True
     ev = memory.evidence("nothing here names an entity")
     assert "kept raw" in ev.text
@@ -87,15 +94,24 @@ def test_unresolved_records_carry_their_own_label(memory):
 
 def test_the_migration_labels_records_written_before_the_label(memory):
     run = memory.store.driver.execute_query
-    run("CREATE (:Evidence {uid: $uid, ns: $ns, pos: 0, text: 'old', record_id: 'old', "
-        "parse: 'unresolved'})", {"uid": f"{memory.namespace}/old", "ns": memory.namespace})
+    run(
+        "CREATE (:Evidence {uid: $uid, ns: $ns, pos: 0, text: 'old', record_id: 'old', "
+        "parse: 'unresolved'})",
+        {"uid": f"{memory.namespace}/old", "ns": memory.namespace},
+    )
     run("MATCH (m:GraphmemMigration {name: 'unresolved-label'}) DELETE m")
     memory.store.install_schema()
-    rows = run("MATCH (e:Evidence {uid: $uid}) RETURN e:Unresolved AS labelled",
-               {"uid": f"{memory.namespace}/old"}).records
+    rows = run(
+        "MATCH (e:Evidence {uid: $uid}) RETURN e:Unresolved AS labelled",
+        {"uid": f"{memory.namespace}/old"},
+    ).records
     assert rows[0]["labelled"] is True
-    assert run("MATCH (m:GraphmemMigration {name: 'unresolved-label'}) RETURN count(m) AS n"
-               ).records[0]["n"] == 1
+    assert (
+        run("MATCH (m:GraphmemMigration {name: 'unresolved-label'}) RETURN count(m) AS n").records[
+            0
+        ]["n"]
+        == 1
+    )
 
 
 def test_migrate_creates_the_indexes_queries_hint(memory):

@@ -55,14 +55,18 @@ _CLAUSE_SPLIT = re.compile(
     r"\s*(?:ㅋㅋ+|ㅎㅎ+|ㅠㅠ+)\s*|(?<=[요죠])[.!~]*\s+(?=\S)|(?<=니다)[.!~]*\s+(?=\S)|"
     r"(?<=[다네])[.!~]+\s+(?=\S)|"
     r"\s+(?:근데|그리고|그래서|아 그리고)\s+",
-    re.I)
+    re.I,
+)
 _WORD = re.compile(r"[\w'’\-]+", re.UNICODE)
 _CAPITAL_PHRASE = re.compile(
     r"(?<![\w'])((?:[A-Z][\w&'’-]*|[A-Z]{2,}[\w-]*|\d+(?:st|nd|rd|th)?)"
-    r"(?:\s+(?:[A-Z][\w&'’-]*|of|the|&|\d+))*)")
-_CODE_NAME = re.compile(r"(?<![\w-])([A-Z]{2,}-?\d{2,}[\w-]*|(?:ep|episode|order|"
-                        r"ticket|invoice|case|flight|unit|apt|lot|issue|pr|#)\s?#?\d{2,})(?![\w-])",
-                        re.I)
+    r"(?:\s+(?:[A-Z][\w&'’-]*|of|the|&|\d+))*)"
+)
+_CODE_NAME = re.compile(
+    r"(?<![\w-])([A-Z]{2,}-?\d{2,}[\w-]*|(?:ep|episode|order|"
+    r"ticket|invoice|case|flight|unit|apt|lot|issue|pr|#)\s?#?\d{2,})(?![\w-])",
+    re.I,
+)
 # Korean word endings of verbs and adnominals ("배정된", "재협상해서", "하는"): not names.
 _KO_VERB_FORM = re.compile(r"(?:해서|어서|아서|하고|하며|하면|되는|하는|했던|했어|된|한|할|될|던)$")
 _KO_PARTICLE_END = re.compile(r"(?:은|는|이|가|을|를|에|에서|로|으로|도|만|까지|부터|랑|과|와)$")
@@ -70,7 +74,8 @@ _KO_PARTICLE_END = re.compile(r"(?:은|는|이|가|을|를|에|에서|로|으로
 _COMMON_OPENER = re.compile(
     r"(?:[A-Z][a-z]+(?:ed|ing|ly))|New|Final|Total|Current|Our|Your|My|The|This|That|Next|"
     r"Last|Hard|Soft|Max|Min|Team|Project|Please|Note|Heads|Quick|Big|Small|Good|Bad|Sad|"
-    r"Great|Official|Official(?:ly)?|Latest|Original|Same|Whole|Overall|Weekly|Daily|Monthly")
+    r"Great|Official|Official(?:ly)?|Latest|Original|Same|Whole|Overall|Weekly|Daily|Monthly"
+)
 _OWNER_VERBS = re.compile(
     r"(?<![\w'])(?P<o>[A-Z][\w-]*)(?:\s+[a-z]+)?\s+(?:is|are|will be|'s|gets?|goes|now|"
     r"still|officially|finally|has to be|have to be|must be|needs to be)?\s*"
@@ -78,64 +83,349 @@ _OWNER_VERBS = re.compile(
     r"submitted by|wrapped by|"
     r"due|launch(?:es|ing)?|ship(?:s|ping)?|release[sd]?|go(?:es)? live|opens?|lands?|"
     r"wraps?|closes?)\b|\b(?:releasing|launching|shipping|opening|live with|launch of|"
-    r"release of|shipping of)\s+(?:the\s+)?(?P<o2>[A-Z][\w-]*)")
+    r"release of|shipping of)\s+(?:the\s+)?(?P<o2>[A-Z][\w-]*)"
+)
 _FROM_TO_EN = re.compile(r"\bfrom\s+(?P<a>.{1,30}?)\s+to\s+(?P<b>.{1,30})", re.I)
 _FROM_TO_KO = re.compile(r"(?P<a>\S.{0,20}?)에서\s*(?P<b>\S.{0,20}?)(?:으로|로)")
-_SENTENCE_START_WORDS = frozenset({
-    "ok", "okay", "hi", "hey", "hello", "thanks", "thx", "the", "a", "an", "our", "my",
-    "your", "reminder", "update", "fyi", "heads", "note", "correction", "sorry", "so",
-    "yes", "no", "yep", "nope", "sure", "great", "perfect", "cool", "also", "and", "but",
-    "quick", "just", "confirmed", "confirming", "please", "pls", "good", "morning", "all",
-    "team", "guys", "folks", "everyone", "small", "bad", "news", "new", "next", "this",
-    "that", "it", "we", "i", "you", "he", "she", "they", "is", "are", "will", "can",
-    "could", "would", "should", "let's", "lets", "monday", "tuesday", "wednesday",
-    "thursday", "friday", "saturday", "sunday", "mon", "tue", "wed", "thu", "fri", "sat",
-    "sun", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-    "dec", "january", "february", "march", "april", "june", "july", "august", "september",
-    "october", "november", "december", "today", "tomorrow", "tonight", "room", "rm",
-    "noon", "eta", "re", "zoom", "pm", "am", "usd", "gbp", "eur", "krw", "asap", "eod",
-    "lol", "omg", "btw", "tbh", "idk", "imo", "ps", "nb", "via", "per", "wifi", "ty",
-})
-_EN_PERSON = re.compile(r"(?<![\w'’])(?P<first>[A-Z][a-z]{1,15})\s+(?P<last>[A-Z][a-z-]{1,20})"
-                        r"(?![\w])")
+_SENTENCE_START_WORDS = frozenset(
+    {
+        "ok",
+        "okay",
+        "hi",
+        "hey",
+        "hello",
+        "thanks",
+        "thx",
+        "the",
+        "a",
+        "an",
+        "our",
+        "my",
+        "your",
+        "reminder",
+        "update",
+        "fyi",
+        "heads",
+        "note",
+        "correction",
+        "sorry",
+        "so",
+        "yes",
+        "no",
+        "yep",
+        "nope",
+        "sure",
+        "great",
+        "perfect",
+        "cool",
+        "also",
+        "and",
+        "but",
+        "quick",
+        "just",
+        "confirmed",
+        "confirming",
+        "please",
+        "pls",
+        "good",
+        "morning",
+        "all",
+        "team",
+        "guys",
+        "folks",
+        "everyone",
+        "small",
+        "bad",
+        "news",
+        "new",
+        "next",
+        "this",
+        "that",
+        "it",
+        "we",
+        "i",
+        "you",
+        "he",
+        "she",
+        "they",
+        "is",
+        "are",
+        "will",
+        "can",
+        "could",
+        "would",
+        "should",
+        "let's",
+        "lets",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "mon",
+        "tue",
+        "wed",
+        "thu",
+        "fri",
+        "sat",
+        "sun",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "may",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "oct",
+        "nov",
+        "dec",
+        "january",
+        "february",
+        "march",
+        "april",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "today",
+        "tomorrow",
+        "tonight",
+        "room",
+        "rm",
+        "noon",
+        "eta",
+        "re",
+        "zoom",
+        "pm",
+        "am",
+        "usd",
+        "gbp",
+        "eur",
+        "krw",
+        "asap",
+        "eod",
+        "lol",
+        "omg",
+        "btw",
+        "tbh",
+        "idk",
+        "imo",
+        "ps",
+        "nb",
+        "via",
+        "per",
+        "wifi",
+        "ty",
+    }
+)
+_EN_PERSON = re.compile(
+    r"(?<![\w'’])(?P<first>[A-Z][a-z]{1,15})\s+(?P<last>[A-Z][a-z-]{1,20})"
+    r"(?![\w])"
+)
 _KO_SURNAMES = (
     "김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진지엄채원천방공현함변"
     "염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예봉경사부가복태목형계피두감음빈동온호범좌"
 )
 _KO_PERSON = re.compile(
     rf"(?<![가-힣])(?P<name>(?:남궁|선우|제갈|황보|독고|사공|서문)[가-힣]{{2}}|[{_KO_SURNAMES}][가-힣]{{2}})"
-    r"(?=님|씨|\s*(?:팀장|대리|과장|부장|차장|실장|대표|사장|매니저|선생|선배|프로|책임|선임|수석))")
-_PLACE_HEADS = frozenset({
-    "road", "rd", "street", "st", "avenue", "ave", "lane", "park", "centre", "center",
-    "studios", "studio", "hall", "cafe", "café", "station", "hotel", "clinic", "office",
-    "building", "tower", "gym", "bar", "pub", "restaurant", "club", "school", "airport",
-    "port", "square", "bridge", "market", "mall", "house", "court", "field", "arena",
-    "stadium", "theatre", "theater", "library", "museum", "church", "university", "college",
-    "hospital", "bank", "team", "group", "inc", "ltd", "co", "corp", "labs", "lab", "goods",
-    "kitchen", "grill", "bistro", "tennis", "weekly", "sync", "standup", "meeting", "review",
-})
+    r"(?=님|씨|\s*(?:팀장|대리|과장|부장|차장|실장|대표|사장|매니저|선생|선배|프로|책임|선임|수석))"
+)
+_PLACE_HEADS = frozenset(
+    {
+        "road",
+        "rd",
+        "street",
+        "st",
+        "avenue",
+        "ave",
+        "lane",
+        "park",
+        "centre",
+        "center",
+        "studios",
+        "studio",
+        "hall",
+        "cafe",
+        "café",
+        "station",
+        "hotel",
+        "clinic",
+        "office",
+        "building",
+        "tower",
+        "gym",
+        "bar",
+        "pub",
+        "restaurant",
+        "club",
+        "school",
+        "airport",
+        "port",
+        "square",
+        "bridge",
+        "market",
+        "mall",
+        "house",
+        "court",
+        "field",
+        "arena",
+        "stadium",
+        "theatre",
+        "theater",
+        "library",
+        "museum",
+        "church",
+        "university",
+        "college",
+        "hospital",
+        "bank",
+        "team",
+        "group",
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "labs",
+        "lab",
+        "goods",
+        "kitchen",
+        "grill",
+        "bistro",
+        "tennis",
+        "weekly",
+        "sync",
+        "standup",
+        "meeting",
+        "review",
+    }
+)
 # Meetings that belong to the people in them (not dinners or parties).
-_MEETINGS = frozenset({"meeting", "mtg", "sync", "standup", "stand-up", "1:1", "one-on-one",
-                       "회의", "미팅", "스탠드업", "싱크", "원온원", "1on1"})
+_MEETINGS = frozenset(
+    {
+        "meeting",
+        "mtg",
+        "sync",
+        "standup",
+        "stand-up",
+        "1:1",
+        "one-on-one",
+        "회의",
+        "미팅",
+        "스탠드업",
+        "싱크",
+        "원온원",
+        "1on1",
+    }
+)
 # Words before a relation noun that do not own it ("the new deadline", "이번 마감").
-_NOT_OWNERS = frozenset({
-    "new", "old", "final", "current", "next", "last", "our", "your", "my", "their", "his",
-    "her", "the", "a", "an", "this", "that", "project", "team", "total", "max", "maximum",
-    "이번", "다음", "지난", "새", "최종", "현재", "우리", "저희", "제", "내", "그", "이",
-    "전체", "총", "최대", "프로젝트", "팀", "회사", "원래", "기존", "변경", "하루", "월", "일",
-    "시간", "제출", "지출", "사용", "집행", "운영", "개발", "예정", "공식", "정식", "최초",
-    "이제", "앞으로", "지금", "오늘", "내일", "참고로", "참고", "공지", "혹시", "그럼",
-    "ㅇㅋ", "일단", "결국", "드디어", "확정", "고객", "대상", "목표", "실제", "새로",
-})
+_NOT_OWNERS = frozenset(
+    {
+        "new",
+        "old",
+        "final",
+        "current",
+        "next",
+        "last",
+        "our",
+        "your",
+        "my",
+        "their",
+        "his",
+        "her",
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "project",
+        "team",
+        "total",
+        "max",
+        "maximum",
+        "이번",
+        "다음",
+        "지난",
+        "새",
+        "최종",
+        "현재",
+        "우리",
+        "저희",
+        "제",
+        "내",
+        "그",
+        "이",
+        "전체",
+        "총",
+        "최대",
+        "프로젝트",
+        "팀",
+        "회사",
+        "원래",
+        "기존",
+        "변경",
+        "하루",
+        "월",
+        "일",
+        "시간",
+        "제출",
+        "지출",
+        "사용",
+        "집행",
+        "운영",
+        "개발",
+        "예정",
+        "공식",
+        "정식",
+        "최초",
+        "이제",
+        "앞으로",
+        "지금",
+        "오늘",
+        "내일",
+        "참고로",
+        "참고",
+        "공지",
+        "혹시",
+        "그럼",
+        "ㅇㅋ",
+        "일단",
+        "결국",
+        "드디어",
+        "확정",
+        "고객",
+        "대상",
+        "목표",
+        "실제",
+        "새로",
+    }
+)
 # Things that happen in the evening: an hour said without am/pm is then pm.
-_EVENING = re.compile(r"dinner|party|drinks|book club|concert|show|gig|quiz|bar|pub|"
-                      r"movie|date night|회식|저녁|술|파티|공연|뒤풀이|야식", re.I)
+_EVENING = re.compile(
+    r"dinner|party|drinks|book club|concert|show|gig|quiz|bar|pub|"
+    r"movie|date night|회식|저녁|술|파티|공연|뒤풀이|야식",
+    re.I,
+)
 _PERSONAL_KINDS = frozenset({"phone", "email", "rate"})
 _EVENT_KINDS = frozenset({"time", "bare_time", "date", "room", "count", "duration", "url"})
 _DEFAULT_RELATION = {
-    "time": "time", "bare_time": "time", "date": "date", "room": "room", "money": "price",
-    "rate": "rate", "duration": "duration", "count": "headcount", "phone": "phone",
-    "email": "email", "url": "link",
+    "time": "time",
+    "bare_time": "time",
+    "date": "date",
+    "room": "room",
+    "money": "price",
+    "rate": "rate",
+    "duration": "duration",
+    "count": "headcount",
+    "phone": "phone",
+    "email": "email",
+    "url": "link",
 }
 
 
@@ -162,8 +452,13 @@ class ChatExtractor:
 
     name = "chat"
 
-    def __init__(self, registry: RelationRegistry | None = None, *,
-                 known_names: Iterable[str] = (), timezone: str | tzinfo = "UTC") -> None:
+    def __init__(
+        self,
+        registry: RelationRegistry | None = None,
+        *,
+        known_names: Iterable[str] = (),
+        timezone: str | tzinfo = "UTC",
+    ) -> None:
         self.registry = registry or RelationRegistry()
         self.known_names = [n for n in known_names if n and n.strip()]
         # The users' time zone: "tomorrow" and "Friday" are read in it (an IANA name or a
@@ -177,8 +472,9 @@ class ChatExtractor:
         self._conversations: OrderedDict[str, _Conversation] = OrderedDict()
         self._heads: dict[tuple[str, str], str] = {}
         self._subjects: dict[str, str] = {}
-        self._table: tuple[tuple[int, int, int],
-                           list[tuple[str, tuple[str, ...], tuple[str, ...]]]] | None = None
+        self._table: (
+            tuple[tuple[int, int, int], list[tuple[str, tuple[str, ...], tuple[str, ...]]]] | None
+        ) = None
         self._owner_vocabularies: dict[str, tuple[list[str], str, frozenset[str]]] = {}
         self._kinds: dict[tuple[str, str], str] = {}
 
@@ -187,14 +483,16 @@ class ChatExtractor:
         if len(record.text) > MAX_MESSAGE_CHARS:
             # A document, not a chat message: kept raw, and the rules stay linear.
             return Extraction.unresolved(
-                f"longer than {MAX_MESSAGE_CHARS:,} characters: kept raw, not read as chat")
+                f"longer than {MAX_MESSAGE_CHARS:,} characters: kept raw, not read as chat"
+            )
         cid = self._conversation_id(record)
         conv = self._conversations.get(cid)
         if conv is None:
             # Keys are memory-wide (an attribute is the same whoever mentions it); the
             # topic and open proposals belong to one conversation.
             conv = self._conversations[cid] = _Conversation(
-                subjects=self._subjects, heads=self._heads, kinds=self._kinds)
+                subjects=self._subjects, heads=self._heads, kinds=self._kinds
+            )
             while len(self._conversations) > MAX_CONVERSATIONS:
                 self._conversations.popitem(last=False)
         self._conversations.move_to_end(cid)
@@ -217,8 +515,7 @@ class ChatExtractor:
     def for_namespace(self, registry: RelationRegistry) -> ChatExtractor:
         """A fresh extractor with these settings for one namespace: context and
         vocabulary never cross namespaces."""
-        return ChatExtractor(registry, known_names=self.known_names,
-                             timezone=self.tz)
+        return ChatExtractor(registry, known_names=self.known_names, timezone=self.tz)
 
     def _trim(self) -> None:
         while len(self._heads) > MAX_KEYS:
@@ -244,8 +541,11 @@ class ChatExtractor:
         return when.astimezone(self.tz)
 
     def _people(self, record: Record) -> list[str]:
-        names = [*([record.speaker] if record.speaker else []), *record.participants,
-                 *self.known_names]
+        names = [
+            *([record.speaker] if record.speaker else []),
+            *record.participants,
+            *self.known_names,
+        ]
         return list(dict.fromkeys(n for n in names if n and n.strip()))
 
     @staticmethod
@@ -254,14 +554,18 @@ class ChatExtractor:
         return parts or [text]
 
     # -- one clause ---------------------------------------------------------------------------
-    def _clause(self, clause: str, record: Record, conv: _Conversation, people: list[str],
-                now: datetime) -> tuple[list[Fact], str]:
+    def _clause(
+        self, clause: str, record: Record, conv: _Conversation, people: list[str], now: datetime
+    ) -> tuple[list[Fact], str]:
         values = find_values(clause, now)
         typed = [v for v in values if v.kind != "number"]
         numbers = [v for v in values if v.kind == "number"]
-        mentions = [m for m in self._mentions(clause, people, conv)
-                    if m.kind != "event" or not any(
-                        v.start <= m.start < v.end for v in values if v.kind != "number")]
+        mentions = [
+            m
+            for m in self._mentions(clause, people, conv)
+            if m.kind != "event"
+            or not any(v.start <= m.start < v.end for v in values if v.kind != "number")
+        ]
         asks = bool(cues.QUESTION.search(clause))
         proposes = bool(cues.PROPOSAL.search(clause))
         accepts = bool(cues.ACCEPT.search(clause))
@@ -294,8 +598,13 @@ class ChatExtractor:
             typed = self._corrected_values(clause, typed)
         typed = self._carry_unit(clause, typed)
         from_value = self._from_value(clause, typed)
-        intent = Intent.CORRECT if correct else Intent.UPDATE if (
-            update or accepts or from_value) else Intent.ASSERT
+        intent = (
+            Intent.CORRECT
+            if correct
+            else Intent.UPDATE
+            if (update or accepts or from_value)
+            else Intent.ASSERT
+        )
         facts: list[Fact] = []
         why = ""
         for v in typed:
@@ -316,8 +625,11 @@ class ChatExtractor:
                 value = resolve_bare_time(value, conv.heads.get(key), hint)
             if from_value is not None:
                 held = conv.heads.get(key)
-                said = from_value.value if from_value.kind != "bare_time" else \
-                    resolve_bare_time(from_value.value, held, clause)
+                said = (
+                    from_value.value
+                    if from_value.kind != "bare_time"
+                    else resolve_bare_time(from_value.value, held, clause)
+                )
                 if held is not None and held != said:
                     why = f"'from {from_value.text}' is not the value held ({held})"
                     continue
@@ -362,8 +674,11 @@ class ChatExtractor:
         for m in _EN_PERSON.finditer(clause):
             first, last = m.group("first"), m.group("last")
             words = {first.casefold(), last.casefold()}
-            if words & _SENTENCE_START_WORDS or last.casefold() in _PLACE_HEADS or \
-                    first.casefold() in _PLACE_HEADS:
+            if (
+                words & _SENTENCE_START_WORDS
+                or last.casefold() in _PLACE_HEADS
+                or first.casefold() in _PLACE_HEADS
+            ):
                 continue
             out.append(f"{first} {last}")
         for m in _KO_PERSON.finditer(clause):
@@ -378,35 +693,58 @@ class ChatExtractor:
         for noun in nouns:
             if noun not in low:
                 continue
-            for m in re.finditer(re.escape(noun) if korean else
-                                 rf"(?<![\w-]){re.escape(noun)}(?:s|es)?(?![\w-])", low):
+            for m in re.finditer(
+                re.escape(noun) if korean else rf"(?<![\w-]){re.escape(noun)}(?:s|es)?(?![\w-])",
+                low,
+            ):
                 phrase = self._event_phrase(clause, m.start(), m.end(), korean)
-                out.append(_Mention(self._known_subject(phrase, noun, conv), m.start(), "event",
-                                    noun))
+                out.append(
+                    _Mention(self._known_subject(phrase, noun, conv), m.start(), "event", noun)
+                )
         for m in _CODE_NAME.finditer(clause):  # PO-4471, INV-2291
-            out.append(_Mention(self._known_subject(m.group(1), m.group(1), conv), m.start(),
-                                "event", m.group(1)))
+            out.append(
+                _Mention(
+                    self._known_subject(m.group(1), m.group(1), conv),
+                    m.start(),
+                    "event",
+                    m.group(1),
+                )
+            )
         # Keep the longest phrase where event nouns overlap ("book club" over "club").
         out.sort(key=lambda m: (m.start, -len(m.name)))
         kept: list[_Mention] = []
         for m in out:
-            if not any(k.start <= m.start < k.start + len(k.name) and k.head != m.head
-                       and m.head in k.name.casefold() for k in kept):
+            if not any(
+                k.start <= m.start < k.start + len(k.name)
+                and k.head != m.head
+                and m.head in k.name.casefold()
+                for k in kept
+            ):
                 kept.append(m)
         return kept
 
     @staticmethod
     def _event_phrase(clause: str, start: int, end: int, korean: bool) -> str:
         """The noun phrase ending in the event noun: capitalized or noun modifiers."""
-        before = clause[max(0, start - 80):start]
+        before = clause[max(0, start - 80) : start]
         if korean:
             m = re.search(r"((?:[가-힣A-Za-z0-9]+\s?){0,2})$", before)
             mods = (m.group(1) if m else "").split()
             # keep modifiers that are nouns (no particle or verb ending glued on)
-            mods = [w for w in mods if not re.search(r"(?:은|는|이|가|을|를|에|의|도|로|와|과|랑|"
-                                                     r"고|서|요|다|죠|네|게|지|면|데|쯤)$", w)
-                    and not re.search(r"\d|^(?:오전|오후|저녁|아침|밤|내일|오늘|모레|이번|다음|"
-                                      r"지난|담주|대|소|중|한|두|세|그|이|저|제|내|우리|저희)$", w)]
+            mods = [
+                w
+                for w in mods
+                if not re.search(
+                    r"(?:은|는|이|가|을|를|에|의|도|로|와|과|랑|"
+                    r"고|서|요|다|죠|네|게|지|면|데|쯤)$",
+                    w,
+                )
+                and not re.search(
+                    r"\d|^(?:오전|오후|저녁|아침|밤|내일|오늘|모레|이번|다음|"
+                    r"지난|담주|대|소|중|한|두|세|그|이|저|제|내|우리|저희)$",
+                    w,
+                )
+            ]
             mods = mods[-2:]
             if not mods:
                 # a compound glued onto the noun ("주간회의"): keep the glued part
@@ -414,18 +752,26 @@ class ChatExtractor:
                 return (glued.group(1) if glued else "") + clause[start:end]
             first = before.rfind(mods[0])
             return clause[first:end].strip() if first >= 0 else clause[start:end]
-        m = re.search(r"((?:(?:[A-Z][\w&'’-]*|Q[1-4]|\d{4}|(?i:weekly|daily|monthly|"
-                      r"quarterly|annual|team|family|sunday|monday|tuesday|wednesday|"
-                      r"thursday|friday|saturday|book|dentist|doctor|vet|hair|design|"
-                      r"sprint|board|client|investor|product|sales|budget|status|all-hands|"
-                      r"planning|project|kickoff|launch|birthday|holiday|office|fitness|"
-                      r"yoga|piano|swim|tennis|soccer|football|club|spring|summer|fall|"
-                      r"winter|bday))\s+){0,3})$", before)
+        m = re.search(
+            r"((?:(?:[A-Z][\w&'’-]*|Q[1-4]|\d{4}|(?i:weekly|daily|monthly|"
+            r"quarterly|annual|team|family|sunday|monday|tuesday|wednesday|"
+            r"thursday|friday|saturday|book|dentist|doctor|vet|hair|design|"
+            r"sprint|board|client|investor|product|sales|budget|status|all-hands|"
+            r"planning|project|kickoff|launch|birthday|holiday|office|fitness|"
+            r"yoga|piano|swim|tennis|soccer|football|club|spring|summer|fall|"
+            r"winter|bday))\s+){0,3})$",
+            before,
+        )
         mods = (m.group(1) if m else "").split()
-        mods = [w for w in mods if w.casefold() not in ("the", "our", "my", "your", "a", "an",
-                                                        "this", "next", "that")]
-        while mods and (mods[0].casefold() in _SENTENCE_START_WORDS or
-                        re.search(r"['’](?:s|re|m|ll|ve|d)$", mods[0])):
+        mods = [
+            w
+            for w in mods
+            if w.casefold() not in ("the", "our", "my", "your", "a", "an", "this", "next", "that")
+        ]
+        while mods and (
+            mods[0].casefold() in _SENTENCE_START_WORDS
+            or re.search(r"['’](?:s|re|m|ll|ve|d)$", mods[0])
+        ):
             mods = mods[1:]
         return " ".join([*mods, clause[start:end]]).strip()
 
@@ -436,8 +782,11 @@ class ChatExtractor:
         if norm in conv.subjects:
             return conv.subjects[norm]
         head_norm = normalize_name(head)
-        same_head = [n for n in conv.subjects
-                     if n.split() and (n.split()[-1] == head_norm or n.endswith(head_norm))]
+        same_head = [
+            n
+            for n in conv.subjects
+            if n.split() and (n.split()[-1] == head_norm or n.endswith(head_norm))
+        ]
         if len(same_head) == 1 and set(norm.split()) <= set(same_head[0].split()) | {head_norm}:
             return conv.subjects[same_head[0]]
         if norm == head_norm and conv.topic and head_norm in conv.topic.split():
@@ -452,8 +801,15 @@ class ChatExtractor:
             conv.subjects.setdefault(conv.topic, events[0].name)
             conv.events.add(conv.topic)
 
-    def _subject(self, v: ValueSpan, clause: str, record: Record, conv: _Conversation,
-                 people: list[str], mentions: list[_Mention]) -> str | None:
+    def _subject(
+        self,
+        v: ValueSpan,
+        clause: str,
+        record: Record,
+        conv: _Conversation,
+        people: list[str],
+        mentions: list[_Mention],
+    ) -> str | None:
         persons = list(dict.fromkeys(m.name for m in mentions if m.kind == "person"))
         events = list(dict.fromkeys(m.name for m in mentions if m.kind == "event"))
         speaker = record.speaker
@@ -474,10 +830,12 @@ class ChatExtractor:
         if persons:
             others = [p for p in persons if p != speaker or not first]
             vocative = self._vocative(clause, mentions)
-            named = [p for p in others if p not in vocative] or (
-                others if personal else [])
-            if len(named) == 1 and (personal or not events) and (
-                    personal or self._has_relation_noun(clause, v)):
+            named = [p for p in others if p not in vocative] or (others if personal else [])
+            if (
+                len(named) == 1
+                and (personal or not events)
+                and (personal or self._has_relation_noun(clause, v))
+            ):
                 return named[0]
             if len(named) > 1:
                 return None
@@ -487,8 +845,11 @@ class ChatExtractor:
             before = [m for m in mentions if m.kind == "event" and m.start < v.start]
             after = [m for m in mentions if m.kind == "event" and m.start >= v.start]
             # "A is at 3, B at 5": each value belongs to the thing named just before it.
-            if before and len({m.name for m in after}) <= 1 and (
-                    not after or len({m.name for m in before}) > 1):
+            if (
+                before
+                and len({m.name for m in after}) <= 1
+                and (not after or len({m.name for m in before}) > 1)
+            ):
                 return max(before, key=lambda m: m.start).name
             return None
         if personal or v.kind == "money":
@@ -497,21 +858,33 @@ class ChatExtractor:
             if second and partner and not first:
                 return partner
         known = self._known_mentions(clause, conv)
-        if len(known) == 1 and v.kind not in _PERSONAL_KINDS and (
-                any(k == v.kind or _family(k) == _family(v.kind)
-                    for (sj, _), k in conv.kinds.items() if sj == known[0])):
+        if (
+            len(known) == 1
+            and v.kind not in _PERSONAL_KINDS
+            and (
+                any(
+                    k == v.kind or _family(k) == _family(v.kind)
+                    for (sj, _), k in conv.kinds.items()
+                    if sj == known[0]
+                )
+            )
+        ):
             return conv.subjects[known[0]]  # a subject memory already holds, named again
         if cues.THIRD_PERSON.search(clause) and not conv.topic:
             return None
-        if conv.topic and self._fits_topic(v, conv) and not self._names_something_else(
-                clause, people, conv):
+        if (
+            conv.topic
+            and self._fits_topic(v, conv)
+            and not self._names_something_else(clause, people, conv)
+        ):
             return conv.subjects.get(conv.topic, conv.topic)
         if first and speaker and not second and v.kind not in ("count",):
             return speaker
         return None
 
-    def _owner(self, clause: str, v: ValueSpan, people: list[str],
-               conv: _Conversation) -> str | None:
+    def _owner(
+        self, clause: str, v: ValueSpan, people: list[str], conv: _Conversation
+    ) -> str | None:
         kind = "time" if v.kind == "bare_time" else v.kind
         nouns, alt, generic = self._owner_vocabulary(kind)
         if not nouns:
@@ -528,12 +901,16 @@ class ChatExtractor:
                     if re.search(r"\d", w):
                         break
                     if core.casefold() in generic or any(
-                            g in core for g in generic if len(g) >= 2 and has_hangul(g)):
+                        g in core for g in generic if len(g) >= 2 and has_hangul(g)
+                    ):
                         continue  # part of the noun phrase ("총예산", "제출")
                     if _KO_VERB_FORM.search(w):
                         continue  # "배정된", "재협상해서": a verb, not a name
-                    if core != w.removesuffix("의") or not _KO_PARTICLE_END.search(w) or \
-                            w.endswith(("에", "의")):
+                    if (
+                        core != w.removesuffix("의")
+                        or not _KO_PARTICLE_END.search(w)
+                        or w.endswith(("에", "의"))
+                    ):
                         picked = re.sub(r"(?:에|의)$", "", core) if core == w else core
                     break
                 if picked:
@@ -542,27 +919,38 @@ class ChatExtractor:
                 # "나래는 5월 25일까지 마감이에요", "기존 한도 대신 별빛은 …": the sentence's
                 # topic (a noun marked 은/는) or its first noun owns it.
                 topic = re.search(
-                    r"(?<![가-힣A-Za-z0-9])([가-힣A-Za-z][가-힣A-Za-z0-9]*?)(?:은|는)\s", clause)
-                head = re.match(r"\s*(?:\S+\)\s*)?(?:앞으로는?|이제부터|이제|참고로|공지\)?|ㅇㅋ|"
-                                r"ㅠㅠ|혹시)?\s*([가-힣A-Za-z][가-힣A-Za-z0-9]*?)"
-                                r"(?:은|는|이|가|을|를)?\s", clause)
+                    r"(?<![가-힣A-Za-z0-9])([가-힣A-Za-z][가-힣A-Za-z0-9]*?)(?:은|는)\s", clause
+                )
+                head = re.match(
+                    r"\s*(?:\S+\)\s*)?(?:앞으로는?|이제부터|이제|참고로|공지\)?|ㅇㅋ|"
+                    r"ㅠㅠ|혹시)?\s*([가-힣A-Za-z][가-힣A-Za-z0-9]*?)"
+                    r"(?:은|는|이|가|을|를)?\s",
+                    clause,
+                )
                 for cand in (topic, head):
                     if cand and cand.group(1).casefold() not in generic:
                         owners.append(cand.group(1))
                         break
         else:
-            for m in re.finditer(rf"(?<![\w'])(?P<o>[A-Z][\w-]*)(?:['’]s)?\s+(?i:{alt})(?:s|es)?\b",
-                                 clause):
+            for m in re.finditer(
+                rf"(?<![\w'])(?P<o>[A-Z][\w-]*)(?:['’]s)?\s+(?i:{alt})(?:s|es)?\b", clause
+            ):
                 o = m.group("o")
                 if _COMMON_OPENER.fullmatch(o) and normalize_name(o) not in conv.subjects:
                     continue  # "Approved budget …", "New deadline …": an ordinary word
                 if not any(n.casefold().startswith(o.casefold() + " ") for n in nouns):
                     owners.append(o)
-            for m in re.finditer(rf"(?i:\b(?:{alt})(?:s|es)?\s+(?:of|for|on|at)\s+(?:the\s+|"
-                                 rf"project\s+)?)(?P<o>[A-Z][\w-]*)", clause):
+            for m in re.finditer(
+                rf"(?i:\b(?:{alt})(?:s|es)?\s+(?:of|for|on|at)\s+(?:the\s+|"
+                rf"project\s+)?)(?P<o>[A-Z][\w-]*)",
+                clause,
+            ):
                 owners.append(m.group("o"))
-            for m in re.finditer(rf"(?<![\w'])(?P<o>[A-Z][\w-]*)\s+(?:has|have|gets|got)\s+"
-                                 rf"(?:(?:a|an|the|its|new)\s+)?(?:\w+\s+)?(?i:{alt})\b", clause):
+            for m in re.finditer(
+                rf"(?<![\w'])(?P<o>[A-Z][\w-]*)\s+(?:has|have|gets|got)\s+"
+                rf"(?:(?:a|an|the|its|new)\s+)?(?:\w+\s+)?(?i:{alt})\b",
+                clause,
+            ):
                 owners.append(m.group("o"))
             # "Zephyr is due", "Harbor launches", "releasing Cascade", "live with Pioneer"
             if kind in ("date", "time", "money"):
@@ -591,8 +979,11 @@ class ChatExtractor:
                 return person
         bare = token
         if has_hangul(token):
-            for stem in [token, *particle_stems(token, min_stem=2),
-                         re.sub(r"(?:부터|까지|에서|으로|로|는|은|이|가|을|를|도|만)$", "", token)]:
+            for stem in [
+                token,
+                *particle_stems(token, min_stem=2),
+                re.sub(r"(?:부터|까지|에서|으로|로|는|은|이|가|을|를|도|만)$", "", token),
+            ]:
                 stem = strip_korean_title(stem)
                 if stem != token:
                     bare = stem
@@ -616,39 +1007,51 @@ class ChatExtractor:
             return None
         p = persons[0]
         for e in events:
-            between = clause[e.start:p.start] if e.start < p.start else clause[p.start:e.start]
-            if e.start < p.start and re.search(r"\b(?:with|w/)\s*$", between.strip() + " ",
-                                               re.I) is None and not re.search(
-                    r"\b(?:with|w/)\s+$", clause[:p.start], re.I):
+            between = clause[e.start : p.start] if e.start < p.start else clause[p.start : e.start]
+            if (
+                e.start < p.start
+                and re.search(r"\b(?:with|w/)\s*$", between.strip() + " ", re.I) is None
+                and not re.search(r"\b(?:with|w/)\s+$", clause[: p.start], re.I)
+            ):
                 continue
-            if e.start > p.start and not re.search(
-                    r"^\S*(?:과|와|이랑|랑|하고)(?:의|는|도)?\s*(?:\S+\s+){0,3}$",
-                    between) and not re.fullmatch(
-                    r"\S+(?:\s+[A-Z][\w'’-]*)?(?:['’]s|님|씨|님의)?\s*(?:\S+\s+){0,2}", between):
+            if (
+                e.start > p.start
+                and not re.search(
+                    r"^\S*(?:과|와|이랑|랑|하고)(?:의|는|도)?\s*(?:\S+\s+){0,3}$", between
+                )
+                and not re.fullmatch(
+                    r"\S+(?:\s+[A-Z][\w'’-]*)?(?:['’]s|님|씨|님의)?\s*(?:\S+\s+){0,2}", between
+                )
+            ):
                 continue
             if abs(e.start - p.start) > 40:
                 continue
             return p.name
         # "Rafael and I do the sync", "Marlowe moved the standup": the person's meeting.
         meeting = [e for e in events if e.head in _MEETINGS]
-        if meeting and re.search(rf"\bmeet(?:ing)?\s+(?:with\s+)?{re.escape(p.name)}", clause,
-                                 re.I):
+        if meeting and re.search(
+            rf"\bmeet(?:ing)?\s+(?:with\s+)?{re.escape(p.name)}", clause, re.I
+        ):
             return p.name
         if meeting and re.search(
-                rf"{re.escape(clause[p.start:p.start + len(p.name.split()[0])])}\S*"
-                r"(?:\s+\S+)?\s+(?:and i|& i|and me|asked|wants|moved|pushed|bumped|switched|"
-                r"changed|rescheduled|shifted|prefers|needs|rebooked|booked|reserved|"
-                r"relocated|meets?)\b|(?:랑|과|와|하고)\s*(?:나|저|내가|제가)",
-                clause, re.I):
+            rf"{re.escape(clause[p.start : p.start + len(p.name.split()[0])])}\S*"
+            r"(?:\s+\S+)?\s+(?:and i|& i|and me|asked|wants|moved|pushed|bumped|switched|"
+            r"changed|rescheduled|shifted|prefers|needs|rebooked|booked|reserved|"
+            r"relocated|meets?)\b|(?:랑|과|와|하고)\s*(?:나|저|내가|제가)",
+            clause,
+            re.I,
+        ):
             return p.name
         return None
 
     def _has_relation_noun(self, clause: str, v: ValueSpan) -> bool:
         kind = "time" if v.kind == "bare_time" else v.kind
         low = clause.casefold()
-        return any(kind in kinds and any(_has_word(n.casefold(), low) for n in nouns)
-                   for _, nouns, kinds in self._relation_table()
-                   if _ not in ("date", "time", "room"))
+        return any(
+            kind in kinds and any(_has_word(n.casefold(), low) for n in nouns)
+            for _, nouns, kinds in self._relation_table()
+            if _ not in ("date", "time", "room")
+        )
 
     @staticmethod
     def _known_mentions(clause: str, conv: _Conversation) -> list[str]:
@@ -661,7 +1064,7 @@ class ChatExtractor:
             for n in range(1, 5):
                 if i + n > len(words):
                     break
-                head = " ".join(words[i:i + n - 1])
+                head = " ".join(words[i : i + n - 1])
                 for last in variants[i + n - 1]:
                     name = f"{head} {last}" if head else last
                     if len(name) >= 2 and name in conv.subjects:
@@ -681,7 +1084,7 @@ class ChatExtractor:
                 continue
             if norm in conv.subjects:
                 return True
-            head = clause[:m.start()].rstrip()
+            head = clause[: m.start()].rstrip()
             if head and head[-1] not in ".!?":
                 return True
         return False
@@ -693,13 +1096,27 @@ class ChatExtractor:
         for m in mentions:
             if m.kind != "person":
                 continue
-            head = clause[:m.start].strip().casefold()
-            tail = clause[m.start:].split(maxsplit=1)
+            head = clause[: m.start].strip().casefold()
+            tail = clause[m.start :].split(maxsplit=1)
             first_word = tail[0] if tail else ""
-            if head in ("", "hi", "hey", "hello", "thanks", "thx", "ty", "dear", "morning",
-                        "ok", "okay", "yo", "안녕하세요", "감사합니다") and \
-                    (first_word.endswith((",", "!", ":")) or
-                     re.match(r"\S+\s*[,!:]", clause[m.start:])):
+            if head in (
+                "",
+                "hi",
+                "hey",
+                "hello",
+                "thanks",
+                "thx",
+                "ty",
+                "dear",
+                "morning",
+                "ok",
+                "okay",
+                "yo",
+                "안녕하세요",
+                "감사합니다",
+            ) and (
+                first_word.endswith((",", "!", ":")) or re.match(r"\S+\s*[,!:]", clause[m.start :])
+            ):
                 out.add(m.name)
         return out
 
@@ -715,16 +1132,18 @@ class ChatExtractor:
         date or a room."""
         topic = conv.topic
         kind = "time" if v.kind == "bare_time" else v.kind
-        kinds = {("time" if k == "bare_time" else k) for (s, _), k in conv.kinds.items()
-                 if s == topic}
+        kinds = {
+            ("time" if k == "bare_time" else k) for (s, _), k in conv.kinds.items() if s == topic
+        }
         if kind in kinds:
             return True
         is_event = topic in conv.events
         return is_event and kind in ("time", "date", "room")
 
     # -- relations -----------------------------------------------------------------------------
-    def _relation(self, v: ValueSpan, clause: str, subject: str, conv: _Conversation,
-                  mentions: list[_Mention]) -> str:
+    def _relation(
+        self, v: ValueSpan, clause: str, subject: str, conv: _Conversation, mentions: list[_Mention]
+    ) -> str:
         kind = "time" if v.kind == "bare_time" else v.kind
         low = clause.casefold()
         hits: list[tuple[int, str]] = []
@@ -737,9 +1156,13 @@ class ChatExtractor:
                     continue
                 for m in re.finditer(re.escape(noun_cf), low):
                     if not has_hangul(noun) and (
-                            (m.start() > 0 and low[m.start() - 1].isalnum()) or
-                            (m.end() < len(low) and low[m.end()].isalnum() and
-                             not re.match(r"(?:s|es|d|ed|ing)(?![a-z0-9])", low[m.end():]))):
+                        (m.start() > 0 and low[m.start() - 1].isalnum())
+                        or (
+                            m.end() < len(low)
+                            and low[m.end()].isalnum()
+                            and not re.match(r"(?:s|es|d|ed|ing)(?![a-z0-9])", low[m.end() :])
+                        )
+                    ):
                         continue
                     inside = v.start <= m.start() and m.end() <= v.end
                     dist = 0 if inside else min(abs(m.start() - v.end), abs(v.start - m.end()))
@@ -748,12 +1171,12 @@ class ChatExtractor:
         any_hit = sorted(hits)
         subj = normalize_name(subject)
         family = _family(kind)
-        existing = [rel for (s, rel), k in conv.kinds.items()
-                    if s == subj and _family(k) == family]
+        existing = [rel for (s, rel), k in conv.kinds.items() if s == subj and _family(k) == family]
         cand = specific[0][1] if specific else any_hit[0][1] if any_hit else None
         if cand is None and kind in ("time", "date"):
-            heads = [m.head for m in mentions if m.kind == "event" and
-                     normalize_name(m.name) != subj]
+            heads = [
+                m.head for m in mentions if m.kind == "event" and normalize_name(m.name) != subj
+            ]
             if len(heads) == 1:
                 cand = f"{heads[0]} {kind}"
         if cand is not None and cand in existing:
@@ -786,40 +1209,71 @@ class ChatExtractor:
         table = self._relation_table()
         got = self._owner_vocabularies.get(kind)
         if got is None:
-            nouns = sorted({n for rel, ns, kinds in table if kind in kinds for n in ns
-                            if rel not in ("date", "time", "room", "place")
-                            and len(n) >= 2 and not n.startswith("/")},
-                           key=len, reverse=True)
-            generic = frozenset({n.casefold() for _, ns, _ in table for n in ns}
-                                | {n.casefold() for n in cues.EVENT_NOUNS_KO} | _NOT_OWNERS)
+            nouns = sorted(
+                {
+                    n
+                    for rel, ns, kinds in table
+                    if kind in kinds
+                    for n in ns
+                    if rel not in ("date", "time", "room", "place")
+                    and len(n) >= 2
+                    and not n.startswith("/")
+                },
+                key=len,
+                reverse=True,
+            )
+            generic = frozenset(
+                {n.casefold() for _, ns, _ in table for n in ns}
+                | {n.casefold() for n in cues.EVENT_NOUNS_KO}
+                | _NOT_OWNERS
+            )
             got = (nouns, "|".join(re.escape(n) for n in nouns), generic)
             self._owner_vocabularies[kind] = got
         return got
 
     def _build_relation_table(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
-        table = [(rel, tuple(dict.fromkeys((rel, *nouns))), kinds)
-                 for rel, (nouns, kinds) in cues.RELATION_NOUNS.items()]
+        table = [
+            (rel, tuple(dict.fromkeys((rel, *nouns))), kinds)
+            for rel, (nouns, kinds) in cues.RELATION_NOUNS.items()
+        ]
         for rel, vtype in self.registry.value_types.items():
             syns = [s for s, c in self.registry.synonyms.items() if c == rel]
             kinds = (vtype, "bare_time") if vtype == "time" else (vtype,)
-            table.insert(0, (rel.replace("_", " "),
-                             tuple([rel.replace("_", " "), *(s.replace("_", " ") for s in syns)]),
-                             kinds))
+            table.insert(
+                0,
+                (
+                    rel.replace("_", " "),
+                    tuple([rel.replace("_", " "), *(s.replace("_", " ") for s in syns)]),
+                    kinds,
+                ),
+            )
         return table
 
     # -- intents -----------------------------------------------------------------------------
-    def _revoke(self, clause: str, record: Record, conv: _Conversation, people: list[str],
-                mentions: list[_Mention]) -> tuple[list[Fact], str]:
+    def _revoke(
+        self,
+        clause: str,
+        record: Record,
+        conv: _Conversation,
+        people: list[str],
+        mentions: list[_Mention],
+    ) -> tuple[list[Fact], str]:
         events = list(dict.fromkeys(m.name for m in mentions if m.kind == "event"))
         if len(events) > 1:
             return [], "cancellation of more than one thing"
-        subject = events[0] if events else (
-            conv.subjects.get(conv.topic, conv.topic) if conv.topic else None)
+        subject = (
+            events[0]
+            if events
+            else (conv.subjects.get(conv.topic, conv.topic) if conv.topic else None)
+        )
         if subject is None:
             return [], "cancellation without a subject"
         subj = normalize_name(subject)
-        keys = [(s, r) for (s, r), k in conv.kinds.items()
-                if s == subj and k in ("date", "time", "bare_time") and (s, r) in conv.heads]
+        keys = [
+            (s, r)
+            for (s, r), k in conv.kinds.items()
+            if s == subj and k in ("date", "time", "bare_time") and (s, r) in conv.heads
+        ]
         if not keys:
             return [], f"nothing held to cancel for {subject!r}"
         facts = []
@@ -840,8 +1294,11 @@ class ChatExtractor:
             before = [v for v in typed if v.end <= m.start()]
             if "not" in m.group(0).casefold():
                 # "not X, it's Y": the negated value follows "not"
-                return [v for v in typed if v is not (after[0] if after else None)] \
-                    if len(after) >= 2 else before or after
+                return (
+                    [v for v in typed if v is not (after[0] if after else None)]
+                    if len(after) >= 2
+                    else before or after
+                )
             return after or typed
         m2 = re.search(r"\b(?:the|a)?\s*(\S+)\s+was a typo|오타", clause, re.I)
         if m2:
@@ -871,27 +1328,36 @@ class ChatExtractor:
             return typed
         unit = rates[0].value.split("/", 1)[1]
         currency = rates[0].value.split("/", 1)[0].split()[-1]
-        return [ValueSpan(v.start, v.end, "rate", f"{v.value}/{unit}", v.text)
-                if v.kind == "money" and v.value.endswith(currency) else v for v in typed]
+        return [
+            ValueSpan(v.start, v.end, "rate", f"{v.value}/{unit}", v.text)
+            if v.kind == "money" and v.value.endswith(currency)
+            else v
+            for v in typed
+        ]
         return None
 
     @staticmethod
-    def _from_numbers(numbers: list[ValueSpan], conv: _Conversation,
-                      mentions: list[_Mention]) -> list[ValueSpan]:
+    def _from_numbers(
+        numbers: list[ValueSpan], conv: _Conversation, mentions: list[_Mention]
+    ) -> list[ValueSpan]:
         """An accepted bare number ("ok 11 it is", "7:30 it is"): the proposal it repeats,
         or an hour of the topic's time."""
         out = []
         for n in numbers:
-            match = [p for p in conv.pending if p.kind in ("time", "bare_time") and
-                     (p.text == n.text or p.value.split(":")[0].lstrip("0") == n.text)]
+            match = [
+                p
+                for p in conv.pending
+                if p.kind in ("time", "bare_time")
+                and (p.text == n.text or p.value.split(":")[0].lstrip("0") == n.text)
+            ]
             if match:
                 out.append(ValueSpan(n.start, n.end, match[0].kind, match[0].value, n.text))
                 continue
-            has_time = any(s == conv.topic and k in ("time", "bare_time")
-                           for (s, _), k in conv.kinds.items())
+            has_time = any(
+                s == conv.topic and k in ("time", "bare_time") for (s, _), k in conv.kinds.items()
+            )
             if has_time and n.text.isdigit() and 1 <= int(n.text) <= 12:
-                out.append(ValueSpan(n.start, n.end, "bare_time", f"{int(n.text):02d}:00",
-                                     n.text))
+                out.append(ValueSpan(n.start, n.end, "bare_time", f"{int(n.text):02d}:00", n.text))
         return out
 
 
@@ -925,7 +1391,7 @@ def _find_form(form: str, folded: str, tokens: list[tuple[str, int]]) -> int | N
             stems = [strip_korean_title(s) for s in particle_stems(tok, min_stem=2)]
             if bare == form or form in stems:
                 return pos
-            if tok.startswith(form) and _korean_suffix_ok(tok[len(form):]):
+            if tok.startswith(form) and _korean_suffix_ok(tok[len(form) :]):
                 return pos
     return None
 
@@ -935,7 +1401,8 @@ _KO_NAME_SUFFIX = re.compile(
     r"후배|쌤|샘|팀장|팀장님|대리|대리님|과장|과장님|부장|부장님|차장|차장님|실장|실장님|대표|"
     r"대표님|사장|사장님|선생님|매니저|매니저님|프로|프로님|책임|책임님|선임|선임님|수석|"
     r"수석님)?(?:이|가|은|는|을|를|의|에게|한테|께|께서|랑|이랑|과|와|하고|도|만|요|님)?"
-    r"(?:의|는|도|만|요)?$")
+    r"(?:의|는|도|만|요)?$"
+)
 
 
 def _korean_suffix_ok(rest: str) -> bool:
@@ -945,9 +1412,24 @@ def _korean_suffix_ok(rest: str) -> bool:
 # Value kinds that name the same sort of attribute, and the relation names that say
 # nothing more than the kind (a later, specific name does not split the key).
 _FAMILY = {"rate": "money", "money": "money"}
-_GENERIC_RELATIONS = frozenset({"time", "date", "room", "place", "price", "rate", "day rate",
-                                "hourly rate", "duration", "headcount", "quantity", "link",
-                                "phone", "email"})
+_GENERIC_RELATIONS = frozenset(
+    {
+        "time",
+        "date",
+        "room",
+        "place",
+        "price",
+        "rate",
+        "day rate",
+        "hourly rate",
+        "duration",
+        "headcount",
+        "quantity",
+        "link",
+        "phone",
+        "email",
+    }
+)
 
 
 def _family(kind: str) -> str:
@@ -960,8 +1442,7 @@ def _generic(relation: str) -> bool:
     if relation in _GENERIC_RELATIONS:
         return True
     head, _, tail = relation.rpartition(" ")
-    return tail in ("time", "date") and (head in cues.EVENT_NOUNS_EN or
-                                         head in cues.EVENT_NOUNS_KO)
+    return tail in ("time", "date") and (head in cues.EVENT_NOUNS_EN or head in cues.EVENT_NOUNS_KO)
 
 
 def _for_kind(relation: str, kind: str) -> str:

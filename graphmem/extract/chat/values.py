@@ -33,13 +33,39 @@ __all__ = [
 ]
 
 ValueKind = Literal[
-    "time", "bare_time", "date", "room", "money", "rate", "duration", "count", "phone",
-    "email", "url", "number",
+    "time",
+    "bare_time",
+    "date",
+    "room",
+    "money",
+    "rate",
+    "duration",
+    "count",
+    "phone",
+    "email",
+    "url",
+    "number",
 ]
 
-_KIND_ORDER = {k: i for i, k in enumerate(
-    ("url", "email", "phone", "rate", "money", "date", "time", "room", "duration", "count",
-     "bare_time", "number"))}
+_KIND_ORDER = {
+    k: i
+    for i, k in enumerate(
+        (
+            "url",
+            "email",
+            "phone",
+            "rate",
+            "money",
+            "date",
+            "time",
+            "room",
+            "duration",
+            "count",
+            "bare_time",
+            "number",
+        )
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -53,19 +79,61 @@ class ValueSpan:
 
 # ------------------------------------------------------------------------ numbers
 _EN_NUMBERS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "a dozen": 12, "dozen": 12, "a couple": 2, "couple": 2, "half a dozen": 6,
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "a dozen": 12,
+    "dozen": 12,
+    "a couple": 2,
+    "couple": 2,
+    "half a dozen": 6,
 }
 _EN_NUM_WORD = "|".join(sorted(map(re.escape, _EN_NUMBERS), key=len, reverse=True))
 
 # Native Korean numerals (counting: 세 명, 두 시) and Sino-Korean digits (오십만 원).
 _KO_NATIVE = {
-    "한": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "네": 4, "넷": 4, "다섯": 5,
-    "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10, "열한": 11, "열하나": 11, "열두": 12,
-    "열둘": 12, "스무": 20, "스물": 20,
+    "한": 1,
+    "하나": 1,
+    "두": 2,
+    "둘": 2,
+    "세": 3,
+    "셋": 3,
+    "네": 4,
+    "넷": 4,
+    "다섯": 5,
+    "여섯": 6,
+    "일곱": 7,
+    "여덟": 8,
+    "아홉": 9,
+    "열": 10,
+    "열한": 11,
+    "열하나": 11,
+    "열두": 12,
+    "열둘": 12,
+    "스무": 20,
+    "스물": 20,
 }
 _KO_NATIVE_WORD = "|".join(sorted(map(re.escape, _KO_NATIVE), key=len, reverse=True))
 _SINO_DIGIT = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "칠": 7, "팔": 8, "구": 9}
@@ -120,8 +188,11 @@ _TIME_EN = [
     re.compile(r"(?<![\d:.])(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)\s?(?:h|hrs|hours)\b", re.I),
     re.compile(rf"(?<![\w])(?P<h>{_H12})\s?o['’]?clock", re.I),
     re.compile(r"\b(?P<word>noon|midday|midnight)\b", re.I),
-    re.compile(rf"\b(?P<rel>half past|quarter past|quarter to|half)\s+(?P<h>{_H12}|"
-               rf"{_EN_NUM_WORD})\b(?:\s?{_AMPM})?", re.I),
+    re.compile(
+        rf"\b(?P<rel>half past|quarter past|quarter to|half)\s+(?P<h>{_H12}|"
+        rf"{_EN_NUM_WORD})\b(?:\s?{_AMPM})?",
+        re.I,
+    ),
 ]
 _KO_DAYPART = r"(?P<part>오전|오후|아침|저녁|밤|낮|새벽|점심)"
 # An hour: digits anywhere ("15시", "내일15시"), a native numeral only as its own word ("세 시").
@@ -129,7 +200,8 @@ _KO_HOUR = rf"(?:(?<![\d.])(?P<h>[01]?\d|2[0-4])|(?<![가-힣])(?P<hw>{_KO_NATIV
 _KO_NOT_TIME = r"(?!간|즌|작|험|리|장|청|설|스|계|절|점|선|대|민|도|내|외|청)"
 _TIME_KO = re.compile(
     rf"(?:{_KO_DAYPART}\s*)?{_KO_HOUR}\s*시{_KO_NOT_TIME}"
-    r"(?:\s*(?:(?P<m>[0-5]?\d)\s*분|(?P<half>반)(?!드시|대|년|찬|값)))?")
+    r"(?:\s*(?:(?P<m>[0-5]?\d)\s*분|(?P<half>반)(?!드시|대|년|찬|값)))?"
+)
 
 
 def _hour_24(h: int, ampm: str | None, part: str | None) -> int:
@@ -156,8 +228,7 @@ def _times(text: str) -> list[ValueSpan]:
             g = m.groupdict()
             if g.get("word"):
                 h, mi = (0, 0) if g["word"].lower() == "midnight" else (12, 0)
-                out.append(ValueSpan(m.start(), m.end(), "time", f"{h:02d}:{mi:02d}",
-                                     m.group(0)))
+                out.append(ValueSpan(m.start(), m.end(), "time", f"{h:02d}:{mi:02d}", m.group(0)))
                 continue
             raw_h = g["h"]
             hv = _num(raw_h)
@@ -195,8 +266,7 @@ def _times(text: str) -> list[ValueSpan]:
         part = g.get("part")
         kind = "time" if part or h > 12 or h == 0 else "bare_time"
         h24 = _hour_24(h, None, part)
-        out.append(ValueSpan(m.start(), m.end(), kind, f"{h24:02d}:{mi:02d}",
-                             m.group(0).strip()))
+        out.append(ValueSpan(m.start(), m.end(), kind, f"{h24:02d}:{mi:02d}", m.group(0).strip()))
     return out
 
 
@@ -220,46 +290,107 @@ def resolve_bare_time(value: str, near: str | None = None, text: str = "") -> st
 
 # -------------------------------------------------------------------------- dates
 _MONTHS = {
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
-    "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "may": 5,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "sept": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
 }
-_MONTH_RE = (r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
-             r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_MONTH_RE = (
+    r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
+    r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
 _WEEKDAYS = {
-    "mon": 0, "monday": 0, "tue": 1, "tues": 1, "tuesday": 1, "wed": 2, "weds": 2,
-    "wednesday": 2, "thu": 3, "thur": 3, "thurs": 3, "thursday": 3, "fri": 4, "friday": 4,
-    "sat": 5, "saturday": 5, "sun": 6, "sunday": 6,
+    "mon": 0,
+    "monday": 0,
+    "tue": 1,
+    "tues": 1,
+    "tuesday": 1,
+    "wed": 2,
+    "weds": 2,
+    "wednesday": 2,
+    "thu": 3,
+    "thur": 3,
+    "thurs": 3,
+    "thursday": 3,
+    "fri": 4,
+    "friday": 4,
+    "sat": 5,
+    "saturday": 5,
+    "sun": 6,
+    "sunday": 6,
 }
-_WEEKDAY_RE = (r"(?P<wd>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:r(?:s(?:day)?)?)?"
-               r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)")
+_WEEKDAY_RE = (
+    r"(?P<wd>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:r(?:s(?:day)?)?)?"
+    r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
+)
 _KO_WEEKDAYS = {"월": 0, "화": 1, "수": 2, "목": 3, "금": 4, "토": 5, "일": 6}
 _DAY = r"(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
 
 _DATE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("iso", re.compile(r"(?<![\d-])(?P<y>20\d\d)[-./](?P<mo>0?[1-9]|1[0-2])[-./]"
-                       r"(?P<d>3[01]|[12]\d|0?[1-9])(?![\d])")),
-    ("md_name", re.compile(rf"(?<![a-z]){_MONTH_RE}\s+{_DAY}(?:,?\s+(?P<y>20\d\d))?(?![\d:])",
-                           re.I)),
-    ("dm_name", re.compile(rf"(?<![\d.]){_DAY}\s+(?:of\s+)?{_MONTH_RE}(?![a-z])"
-                           r"(?:,?\s+(?P<y>20\d\d))?", re.I)),
-    ("slash", re.compile(r"(?<![\d/.:$£€₩])(?P<mo>0?[1-9]|1[0-2])/(?P<d>3[01]|[12]\d|0?[1-9])"
-                         r"(?:/(?P<y>\d{2,4}))?(?![\d/])")),
-    ("ko_md", re.compile(r"(?:(?P<y>20\d\d)\s*년\s*)?(?<!\d)(?P<mo>0?[1-9]|1[0-2])\s*월\s*"
-                         r"(?P<d>3[01]|[12]\d|0?[1-9])\s*일(?!\s*(?:동안|간|정도|째))")),
-    ("ko_d", re.compile(r"(?<![\d월])(?<!월\s)(?P<d>3[01]|[12]\d|0?[1-9])\s*일"
-                        r"(?=\s*(?:에|까지|로|으로|이|은|부터|자|날|[,.!~]|\s*\(|$|"
-                        r"\s+(?:[월화수목금토일]요일|오전|오후|저녁|[01]?\d\s*시)))")),
+    (
+        "iso",
+        re.compile(
+            r"(?<![\d-])(?P<y>20\d\d)[-./](?P<mo>0?[1-9]|1[0-2])[-./]"
+            r"(?P<d>3[01]|[12]\d|0?[1-9])(?![\d])"
+        ),
+    ),
+    (
+        "md_name",
+        re.compile(rf"(?<![a-z]){_MONTH_RE}\s+{_DAY}(?:,?\s+(?P<y>20\d\d))?(?![\d:])", re.I),
+    ),
+    (
+        "dm_name",
+        re.compile(
+            rf"(?<![\d.]){_DAY}\s+(?:of\s+)?{_MONTH_RE}(?![a-z])"
+            r"(?:,?\s+(?P<y>20\d\d))?",
+            re.I,
+        ),
+    ),
+    (
+        "slash",
+        re.compile(
+            r"(?<![\d/.:$£€₩])(?P<mo>0?[1-9]|1[0-2])/(?P<d>3[01]|[12]\d|0?[1-9])"
+            r"(?:/(?P<y>\d{2,4}))?(?![\d/])"
+        ),
+    ),
+    (
+        "ko_md",
+        re.compile(
+            r"(?:(?P<y>20\d\d)\s*년\s*)?(?<!\d)(?P<mo>0?[1-9]|1[0-2])\s*월\s*"
+            r"(?P<d>3[01]|[12]\d|0?[1-9])\s*일(?!\s*(?:동안|간|정도|째))"
+        ),
+    ),
+    (
+        "ko_d",
+        re.compile(
+            r"(?<![\d월])(?<!월\s)(?P<d>3[01]|[12]\d|0?[1-9])\s*일"
+            r"(?=\s*(?:에|까지|로|으로|이|은|부터|자|날|[,.!~]|\s*\(|$|"
+            r"\s+(?:[월화수목금토일]요일|오전|오후|저녁|[01]?\d\s*시)))"
+        ),
+    ),
     ("the_nth", re.compile(r"\b(?:the\s+)(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b", re.I)),
     ("nth", re.compile(r"(?<![\w$£€])(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b", re.I)),
 ]
 _REL_EN = re.compile(
     rf"\b(?P<rel>today|tonight|tomorrow|tmrw|tmr|tmw|day after tomorrow|"
     rf"(?P<mod>this|next|coming|on)?\s*{_WEEKDAY_RE}(?:\s+(?:the\s+)?{_DAY})?)\b"
-    r"(?!\s*(?:s\b|nights?\b|mornings?\b)(?=\s*(?:are|is)))", re.I)
+    r"(?!\s*(?:s\b|nights?\b|mornings?\b)(?=\s*(?:are|is)))",
+    re.I,
+)
 _REL_KO = re.compile(
     r"(?P<rel>오늘|내일|낼|모레|글피|"
     r"(?P<mod>이번\s*주|이번주|다음\s*주|다음주|담주|다다음\s*주|차주)?\s*"
-    r"(?P<wd>[월화수목금토일])요일?(?:날)?)(?![가-힣]*마다)")
+    r"(?P<wd>[월화수목금토일])요일?(?:날)?)(?![가-힣]*마다)"
+)
 
 
 def _year_for(mo: int, d: int, now: date) -> int:
@@ -324,8 +455,7 @@ def _dates(text: str, now: date) -> list[ValueSpan]:
                 mon = g["mon"].casefold().rstrip(".")
                 if mon == "may" and not re.match(r"May", m.group(0)) and name == "md_name":
                     continue  # "may 3" is the verb more often than the month
-                iso = _month_day(_MONTHS[mon[:4] if mon.startswith("sept") else mon[:3]], d, y,
-                                 now)
+                iso = _month_day(_MONTHS[mon[:4] if mon.startswith("sept") else mon[:3]], d, y, now)
             elif name in ("iso", "slash", "ko_md"):
                 iso = _month_day(int(g["mo"]), d, y, now)
             else:
@@ -344,8 +474,11 @@ def _dates(text: str, now: date) -> list[ValueSpan]:
             wd = _WEEKDAYS.get(m.group("wd").casefold())
             if wd is None:
                 continue
-            if m.group("wd").casefold() in ("sat", "sun", "wed", "mon") and \
-                    not m.group("wd")[0].isupper() and not m.group("mod"):
+            if (
+                m.group("wd").casefold() in ("sat", "sun", "wed", "mon")
+                and not m.group("wd")[0].isupper()
+                and not m.group("mod")
+            ):
                 continue  # lower-case "sat", "sun", "wed", "mon" are words too
             if m.group("d"):
                 iso = _day_of_month(int(m.group("d")), now) or ""
@@ -377,65 +510,173 @@ def _dates(text: str, now: date) -> list[ValueSpan]:
 # ---------------------------------------------------------------------- money, rates
 _CUR_SYM = {"$": "USD", "£": "GBP", "€": "EUR", "₩": "KRW", "¥": "JPY"}
 _CUR_WORD = {
-    "usd": "USD", "dollars": "USD", "dollar": "USD", "bucks": "USD", "gbp": "GBP",
-    "pounds": "GBP", "pound": "GBP", "quid": "GBP", "eur": "EUR", "euros": "EUR",
-    "euro": "EUR", "krw": "KRW", "won": "KRW", "sgd": "SGD", "jpy": "JPY", "yen": "JPY",
+    "usd": "USD",
+    "dollars": "USD",
+    "dollar": "USD",
+    "bucks": "USD",
+    "gbp": "GBP",
+    "pounds": "GBP",
+    "pound": "GBP",
+    "quid": "GBP",
+    "eur": "EUR",
+    "euros": "EUR",
+    "euro": "EUR",
+    "krw": "KRW",
+    "won": "KRW",
+    "sgd": "SGD",
+    "jpy": "JPY",
+    "yen": "JPY",
 }
-_MULT = {"k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6, "mn": 1e6, "bn": 1e9, "thousand": 1e3,
-         "million": 1e6, "grand": 1e3}
+_MULT = {
+    "k": 1e3,
+    "K": 1e3,
+    "m": 1e6,
+    "M": 1e6,
+    "mn": 1e6,
+    "bn": 1e9,
+    "thousand": 1e3,
+    "million": 1e6,
+    "grand": 1e3,
+}
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _MONEY_EN = [
-    re.compile(rf"(?P<sym>[$£€₩¥])\s?(?P<n>{_NUMBER})(?!\d)\s?"
-               r"(?P<mult>k|K|m|M|mn|bn|thousand|million)?(?:(?=pcm|pw|pa|ph|pppn|pn)|(?![\w]))"),
-    re.compile(rf"(?<![\w.,])(?P<n>{_NUMBER})\s?(?P<mult>k|K|m|M|thousand|million|grand)?\s?"
-               r"(?P<word>usd|dollars?|bucks|gbp|pounds?|quid|eur|euros?|krw|won|sgd|jpy|yen)\b",
-               re.I),
-    re.compile(r"(?P<pre>USD|GBP|EUR|KRW|SGD|JPY)\s?(?P<n>\d[\d,]*(?:\.\d+)?)"
-               r"\s?(?P<mult>k|K|m|M)?(?![\w])"),
+    re.compile(
+        rf"(?P<sym>[$£€₩¥])\s?(?P<n>{_NUMBER})(?!\d)\s?"
+        r"(?P<mult>k|K|m|M|mn|bn|thousand|million)?(?:(?=pcm|pw|pa|ph|pppn|pn)|(?![\w]))"
+    ),
+    re.compile(
+        rf"(?<![\w.,])(?P<n>{_NUMBER})\s?(?P<mult>k|K|m|M|thousand|million|grand)?\s?"
+        r"(?P<word>usd|dollars?|bucks|gbp|pounds?|quid|eur|euros?|krw|won|sgd|jpy|yen)\b",
+        re.I,
+    ),
+    re.compile(
+        r"(?P<pre>USD|GBP|EUR|KRW|SGD|JPY)\s?(?P<n>\d[\d,]*(?:\.\d+)?)"
+        r"\s?(?P<mult>k|K|m|M)?(?![\w])"
+    ),
 ]
 # Korean amounts: 120만 원, 1,200만원, 1.5억, 만 오천 원, 오십만 원, 3천원, 37만
-_KO_AMOUNT = (r"(?P<amt>(?:\d[\d,]*(?:\.\d+)?\s*억\s*)?(?:\d[\d,]*(?:\.\d+)?\s*천\s*)?"
-              r"(?:\d[\d,]*(?:\.\d+)?\s*(?:만|천|백)\s*)?(?:\d[\d,]*)?|"
-              r"[일이삼사오육칠팔구십백천만억](?:\s?[일이삼사오육칠팔구십백천만억])*)")
+_KO_AMOUNT = (
+    r"(?P<amt>(?:\d[\d,]*(?:\.\d+)?\s*억\s*)?(?:\d[\d,]*(?:\.\d+)?\s*천\s*)?"
+    r"(?:\d[\d,]*(?:\.\d+)?\s*(?:만|천|백)\s*)?(?:\d[\d,]*)?|"
+    r"[일이삼사오육칠팔구십백천만억](?:\s?[일이삼사오육칠팔구십백천만억])*)"
+)
 _MONEY_KO = re.compile(
     rf"(?<![\d\w.,]){_KO_AMOUNT}\s*(?P<won>원|만\s*원)(?!래|하|장|룸|서|인|본|칙|격|활|두|숭|반|작|전|리|형|점)|"
     rf"(?<![\d\w.,])(?P<amt2>\d[\d,]*(?:\.\d+)?\s*(?:억|만)(?:\s*\d[\d,]*\s*천)?)"
-    r"(?=\s*(?:으로|로|에|이|은|는|까지|씩|정도|선|$|[,.!?~ㅎㅋ)]|\s))")
+    r"(?=\s*(?:으로|로|에|이|은|는|까지|씩|정도|선|$|[,.!?~ㅎㅋ)]|\s))"
+)
 _RATE_UNIT_EN = re.compile(
     r"^\s*(?:/|per\s+|an?\s+|each\s+|p/?)(?P<u>day|d|hour|hr|h|session|class|night|week|wk|"
     r"month|mo|year|yr|word|person|head|pax|visit|vist|lesson|page|item)\b|"
     r"^\s*(?P<u3>pcm|pw|ph|pa|pppn|pn|p\.?h\.?|/mo|/mth|a month|a week|an hour|a night)\b|"
-    r"^\s*(?P<u2>daily|hourly|nightly|weekly|monthly|yearly|annually)\b", re.I)
+    r"^\s*(?P<u2>daily|hourly|nightly|weekly|monthly|yearly|annually)\b",
+    re.I,
+)
 _RATE_UNIT_PRE_EN = re.compile(
     r"\b(?P<u>day|daily|hourly|nightly|weekly|monthly|per[- ]session)\s+rate\s+(?:of\s+|is\s+|"
-    r"at\s+|=\s*|:\s*)?$", re.I)
+    r"at\s+|=\s*|:\s*)?$",
+    re.I,
+)
 _RATE_UNITS = {
-    "day": "day", "d": "day", "daily": "day", "hour": "hour", "hr": "hour", "h": "hour",
-    "hourly": "hour", "session": "session", "class": "session", "lesson": "session",
-    "night": "night", "nightly": "night", "week": "week", "wk": "week", "weekly": "week",
-    "month": "month", "mo": "month", "monthly": "month", "year": "year", "yr": "year",
-    "yearly": "year", "annually": "year", "word": "word", "person": "person",
-    "head": "person", "pax": "person", "visit": "visit", "page": "page", "item": "item",
-    "per-session": "session", "per session": "session", "vist": "visit", "pcm": "month",
-    "pw": "week", "ph": "hour", "p.h.": "hour", "ph.": "hour", "pa": "year", "pppn": "night",
-    "pn": "night", "/mo": "month", "/mth": "month", "a month": "month", "a week": "week",
-    "an hour": "hour", "a night": "night",
+    "day": "day",
+    "d": "day",
+    "daily": "day",
+    "hour": "hour",
+    "hr": "hour",
+    "h": "hour",
+    "hourly": "hour",
+    "session": "session",
+    "class": "session",
+    "lesson": "session",
+    "night": "night",
+    "nightly": "night",
+    "week": "week",
+    "wk": "week",
+    "weekly": "week",
+    "month": "month",
+    "mo": "month",
+    "monthly": "month",
+    "year": "year",
+    "yr": "year",
+    "yearly": "year",
+    "annually": "year",
+    "word": "word",
+    "person": "person",
+    "head": "person",
+    "pax": "person",
+    "visit": "visit",
+    "page": "page",
+    "item": "item",
+    "per-session": "session",
+    "per session": "session",
+    "vist": "visit",
+    "pcm": "month",
+    "pw": "week",
+    "ph": "hour",
+    "p.h.": "hour",
+    "ph.": "hour",
+    "pa": "year",
+    "pppn": "night",
+    "pn": "night",
+    "/mo": "month",
+    "/mth": "month",
+    "a month": "month",
+    "a week": "week",
+    "an hour": "hour",
+    "a night": "night",
 }
 _RATE_PRE_KO = re.compile(
     r"(?P<u>하루|일당|일일|1일|시간당|시급|시간에|한\s*시간에?|회당|1회|한\s*번에?|박당|1박|1박에|"
     r"월세?|한\s*달에?|매달|월\s*급여|연봉|1년|주당|인당|1인|1인당|장당|단어당|건당|페이지당|일급|"
-    r"하루\s*일당|일\s*단가|단가)\s*(?:은|는|이|가|에|:)?\s*(?:기준\s*)?$")
+    r"하루\s*일당|일\s*단가|단가)\s*(?:은|는|이|가|에|:)?\s*(?:기준\s*)?$"
+)
 _RATE_POST_KO = re.compile(r"^\s*(?P<u>/\s*(?:일|시간|회|월|박|주|인|h|day|hr))")
 _RATE_KO_UNITS = {
-    "하루": "day", "일당": "day", "일일": "day", "1일": "day", "일급": "day", "하루일당": "day",
-    "일단가": "day", "시간당": "hour", "시급": "hour", "시간에": "hour", "한시간": "hour",
-    "한시간에": "hour", "회당": "session", "1회": "session", "한번": "session",
-    "한번에": "session", "박당": "night", "1박": "night", "1박에": "night", "월": "month",
-    "월세": "month", "한달": "month", "한달에": "month", "매달": "month", "월급여": "month",
-    "연봉": "year", "1년": "year", "주당": "week", "인당": "person", "1인": "person",
-    "1인당": "person", "장당": "page", "단어당": "word", "건당": "item", "페이지당": "page",
-    "/일": "day", "/시간": "hour", "/회": "session", "/월": "month", "/박": "night",
-    "/주": "week", "/인": "person", "/h": "hour", "/day": "day", "/hr": "hour",
+    "하루": "day",
+    "일당": "day",
+    "일일": "day",
+    "1일": "day",
+    "일급": "day",
+    "하루일당": "day",
+    "일단가": "day",
+    "시간당": "hour",
+    "시급": "hour",
+    "시간에": "hour",
+    "한시간": "hour",
+    "한시간에": "hour",
+    "회당": "session",
+    "1회": "session",
+    "한번": "session",
+    "한번에": "session",
+    "박당": "night",
+    "1박": "night",
+    "1박에": "night",
+    "월": "month",
+    "월세": "month",
+    "한달": "month",
+    "한달에": "month",
+    "매달": "month",
+    "월급여": "month",
+    "연봉": "year",
+    "1년": "year",
+    "주당": "week",
+    "인당": "person",
+    "1인": "person",
+    "1인당": "person",
+    "장당": "page",
+    "단어당": "word",
+    "건당": "item",
+    "페이지당": "page",
+    "/일": "day",
+    "/시간": "hour",
+    "/회": "session",
+    "/월": "month",
+    "/박": "night",
+    "/주": "week",
+    "/인": "person",
+    "/h": "hour",
+    "/day": "day",
+    "/hr": "hour",
 }
 
 
@@ -481,8 +722,9 @@ def _money(text: str) -> list[ValueSpan]:
                 cur = _CUR_WORD[g["word"].casefold()]
             else:
                 cur = g["pre"].upper()
-            out.append(ValueSpan(m.start(), m.end(), "money", f"{_fmt(n)} {cur}",
-                                 m.group(0).strip()))
+            out.append(
+                ValueSpan(m.start(), m.end(), "money", f"{_fmt(n)} {cur}", m.group(0).strip())
+            )
     for m in _MONEY_KO.finditer(text):
         raw = m.group("amt") if m.group("won") else m.group("amt2")
         if raw is None or not raw.strip():
@@ -495,8 +737,9 @@ def _money(text: str) -> list[ValueSpan]:
         if n < 100:
             continue  # "3원" is not how prices are said; "5만" without 원 needs 만
         start = m.start("amt") if m.group("won") else m.start("amt2")
-        out.append(ValueSpan(start, m.end(), "money", f"{_fmt(n)} KRW",
-                             text[start:m.end()].strip()))
+        out.append(
+            ValueSpan(start, m.end(), "money", f"{_fmt(n)} KRW", text[start : m.end()].strip())
+        )
     return out
 
 
@@ -504,7 +747,7 @@ def _rates(text: str, money: list[ValueSpan]) -> list[ValueSpan]:
     """Money with a unit of time or use: '$40/hr', '£45 a session', '하루 75만 원'."""
     out = []
     for v in money:
-        after, before = text[v.end:v.end + 24], text[max(0, v.start - 16):v.start]
+        after, before = text[v.end : v.end + 24], text[max(0, v.start - 16) : v.start]
         unit, start, end = None, v.start, v.end
         m = _RATE_UNIT_EN.match(after)
         if m:
@@ -531,35 +774,46 @@ def _rates(text: str, money: list[ValueSpan]) -> list[ValueSpan]:
 # ------------------------------------------------------- durations, counts, contacts
 _DURATION_EN = re.compile(
     rf"(?<![\w.:$£€])(?P<n>\d+(?:\.\d+)?|{_EN_NUM_WORD}|an?|half an?)\s?(?:-\s?)?"
-    r"(?P<u>minutes?|mins?|hours?|hrs?|h(?=\b)|days?|weeks?|wks?)\b", re.I)
+    r"(?P<u>minutes?|mins?|hours?|hrs?|h(?=\b)|days?|weeks?|wks?)\b",
+    re.I,
+)
 _DURATION_KO = re.compile(
     rf"(?<![\d.])(?P<n>\d+(?:\.\d+)?|{_KO_NATIVE_WORD})\s*(?P<u>시간(?:\s*(?P<m>\d+)\s*분)?|"
     r"분(?=\s*(?:동안|정도|간|짜리|걸|소요|이면|만|이내|내|늦|일찍|$|[,.!?]))|"
-    r"일(?=\s*(?:동안|간|정도|짜리|걸|소요|이면|이내))|주(?=\s*(?:동안|간|정도|짜리)))")
+    r"일(?=\s*(?:동안|간|정도|짜리|걸|소요|이면|이내))|주(?=\s*(?:동안|간|정도|짜리)))"
+)
 _COUNT_NOUNS_EN = (
     "people|persons|guests|pax|heads|adults|kids|children|of us|attendees|participants|"
     "cartons|boxes|pallets|units|pieces|items|copies|tickets|seats|sessions|nights|rooms|"
     "bags|bottles|tables|pages|slides|chairs|cases|crates|laptops|monitors|licenses|seats|"
-    "spots|covers|players|volunteers|members|students|desks")
+    "spots|covers|players|volunteers|members|students|desks"
+)
 _COUNT_EN = re.compile(
     rf"(?<![\w.:$£€,])(?P<n>\d+|{_EN_NUM_WORD})\s+(?:more\s+|extra\s+|total\s+)?"
     rf"(?P<u>{_COUNT_NOUNS_EN})\b|\b(?:party|table|group|team) of (?P<n2>\d+|{_EN_NUM_WORD})\b",
-    re.I)
+    re.I,
+)
 _COUNT_KO = re.compile(
     rf"(?<![\d.])(?P<n>\d+|{_KO_NATIVE_WORD})\s*(?P<u>명|인|개|박|장|대|병|권|박스|상자|팔레트|"
-    r"석|자리|세트|부|팀|테이블|좌석|매|벌|켤레|인분)(?![가-힣]{0,0}[가-힣]*(?:당|씩))")
+    r"석|자리|세트|부|팀|테이블|좌석|매|벌|켤레|인분)(?![가-힣]{0,0}[가-힣]*(?:당|씩))"
+)
 _PHONE = re.compile(
     r"(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(?0?\d{1,4}\)?[\s.-]?)?\d{3,4}[\s.-]\d{4}(?!\d)|"
-    r"(?<![\w+])01[016789]\d{7,8}(?!\d)")
+    r"(?<![\w+])01[016789]\d{7,8}(?!\d)"
+)
 _EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
-_URL = re.compile(r"\bhttps?://[^\s<>\"')\]]+|\bwww\.[^\s<>\"')\]]+|"
-                  r"\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|kr|co|me|ly|gg|app|dev)/[^\s<>\"')\]]*",
-                  re.I)
+_URL = re.compile(
+    r"\bhttps?://[^\s<>\"')\]]+|\bwww\.[^\s<>\"')\]]+|"
+    r"\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|kr|co|me|ly|gg|app|dev)/[^\s<>\"')\]]*",
+    re.I,
+)
 
 
 _HOUR_AND_HALF = re.compile(
     rf"(?<![\w])(?P<n>\d+|{_EN_NUM_WORD}|an?)\s+hours?\s+and\s+a\s+half\b|"
-    r"(?<![\w.])(?P<h>\d+)\s?h\s?(?P<m>[0-5]\d)\s?m?\b|(?<![\w])(?P<hh>\d+)\s*시간\s*반", re.I)
+    r"(?<![\w.])(?P<h>\d+)\s?h\s?(?P<m>[0-5]\d)\s?m?\b|(?<![\w])(?P<hh>\d+)\s*시간\s*반",
+    re.I,
+)
 
 
 def _durations(text: str) -> list[ValueSpan]:
@@ -573,8 +827,7 @@ def _durations(text: str) -> list[ValueSpan]:
             if n is None:
                 continue
             minutes = int(n * 60 + 30)
-        out.append(ValueSpan(m.start(), m.end(), "duration", f"{minutes} min",
-                             m.group(0).strip()))
+        out.append(ValueSpan(m.start(), m.end(), "duration", f"{minutes} min", m.group(0).strip()))
     for m in _DURATION_EN.finditer(text):
         if m.group("u") in ("H", "D", "W"):
             continue  # "27H", "4D": codes, not durations
@@ -612,11 +865,13 @@ def _durations(text: str) -> list[ValueSpan]:
 
 _NUMBER_ALONE = re.compile(
     r"(?<![\w.,:/$£€₩+-])(?P<n>\d{1,3}(?:\.\d+)?)(?![A-Za-z0-9_.,:/%-]|\s?[$£€₩])"
-    r"(?!\s*(?:시|분|일|월|년|명|개|층|호|번|원|만|천|억|박|장|주|살|세|달|시간|인|회|차|등|위|점))")
+    r"(?!\s*(?:시|분|일|월|년|명|개|층|호|번|원|만|천|억|박|장|주|살|세|달|시간|인|회|차|등|위|점))"
+)
 
 
-_HOUR_AFTER = re.compile(r"(?<![\w])(?:at|to|till|til|until|from|by|@|around|before|after)\s+$",
-                         re.I)
+_HOUR_AFTER = re.compile(
+    r"(?<![\w])(?:at|to|till|til|until|from|by|@|around|before|after)\s+$", re.I
+)
 
 
 def _numbers(text: str) -> list[ValueSpan]:
@@ -625,9 +880,12 @@ def _numbers(text: str) -> list[ValueSpan]:
     out = []
     for m in _NUMBER_ALONE.finditer(text):
         n = m.group("n")
-        before, after = text[max(0, m.start() - 12):m.start()], text[m.end():m.end() + 8]
-        if n.isdigit() and 1 <= int(n) <= 12 and (
-                _HOUR_AFTER.search(before) or re.match(r"\s+(?:till|til|until|to|-)\s+\d", after)):
+        before, after = text[max(0, m.start() - 12) : m.start()], text[m.end() : m.end() + 8]
+        if (
+            n.isdigit()
+            and 1 <= int(n) <= 12
+            and (_HOUR_AFTER.search(before) or re.match(r"\s+(?:till|til|until|to|-)\s+\d", after))
+        ):
             out.append(ValueSpan(m.start(), m.end(), "bare_time", f"{int(n):02d}:00", n))
         else:
             out.append(ValueSpan(m.start(), m.end(), "number", n, n))
@@ -671,22 +929,31 @@ def _contacts(text: str) -> list[ValueSpan]:
 # --------------------------------------------------------------------------- rooms
 _ROOM = [
     # room 4B, rm 12, Room B, conference room 3, studio 2, court 6, desk 12-034, gate B12
-    re.compile(r"(?<![\w])(?P<pre>(?:conference\s+|meeting\s+)?(?:room|rm\.?|studio|court|"
-               r"desk|gate|suite|bay|lab|hall|booth|pod|stage|field|platform|office)\s*#?)"
-               r"(?P<code>[A-Z]?\d{1,4}(?:-\d{1,4})?[A-Z]?|[A-Z](?![a-z]))(?![\w])", re.I),
+    re.compile(
+        r"(?<![\w])(?P<pre>(?:conference\s+|meeting\s+)?(?:room|rm\.?|studio|court|"
+        r"desk|gate|suite|bay|lab|hall|booth|pod|stage|field|platform|office)\s*#?)"
+        r"(?P<code>[A-Z]?\d{1,4}(?:-\d{1,4})?[A-Z]?|[A-Z](?![a-z]))(?![\w])",
+        re.I,
+    ),
     # bare codes: 4B, 12A, B2, 6-A (not Q3, 4K, 5G, 3D, 2FA, times, sizes)
     re.compile(r"(?<![\w$£€.:/-])(?P<code>\d{1,3}[A-HJ-NPR-Z]|[A-HJ-NPR-Z]\d{1,3})(?![\w%])"),
     # B회의실, 4B호, 402호실, 3층, 12층, 2번 세미나실, 회의실 A, 대회의실, 소회의실
-    re.compile(r"(?<![\w])(?P<code>[A-Za-z0-9-]{1,6})\s*(?P<suf>호실|호(?!선|주|텔)|회의실|강의실|"
-               r"세미나실|층|번\s*(?:방|회의실|세미나실|강의실|룸|게이트|창구|테이블))"),
+    re.compile(
+        r"(?<![\w])(?P<code>[A-Za-z0-9-]{1,6})\s*(?P<suf>호실|호(?!선|주|텔)|회의실|강의실|"
+        r"세미나실|층|번\s*(?:방|회의실|세미나실|강의실|룸|게이트|창구|테이블))"
+    ),
     re.compile(r"(?:(?<![가-힣])제\s*\d+|대|중|소)\s*(?:회의실|강의실|세미나실)"),
-    re.compile(r"(?P<suf2>회의실|강의실|세미나실|미팅룸|룸)\s*(?P<code>[A-Z][A-Za-z0-9-]*|\d+[A-Z]?)"
-               r"(?![A-Za-z0-9])(?!\s*(?:시|분|층|월|일|원|만))"),
+    re.compile(
+        r"(?P<suf2>회의실|강의실|세미나실|미팅룸|룸)\s*(?P<code>[A-Z][A-Za-z0-9-]*|\d+[A-Z]?)"
+        r"(?![A-Za-z0-9])(?!\s*(?:시|분|층|월|일|원|만))"
+    ),
 ]
 # Codes that are not rooms: sizes and units (4K, 5G, 2M, 3D), quarters and versions (Q3,
 # V2), ordinals, and hours or am/pm written short in lower case (7a, 9p, 23h).
-_NOT_ROOM_CODES = re.compile(r"^(?:\d+[KMG]|[1-4]D|[QqVvXx]\d+|\d+(?:st|nd|rd|th)|[Pp][Mm]\d*|"
-                             r"[Aa][Mm]\d*|\d+[kmgdhpxa])$")
+_NOT_ROOM_CODES = re.compile(
+    r"^(?:\d+[KMG]|[1-4]D|[QqVvXx]\d+|\d+(?:st|nd|rd|th)|[Pp][Mm]\d*|"
+    r"[Aa][Mm]\d*|\d+[kmgdhpxa])$"
+)
 
 
 def _rooms(text: str) -> list[ValueSpan]:
@@ -734,9 +1001,16 @@ def find_values(text: str, now: datetime | date | None = None) -> list[ValueSpan
     """Every typed value in ``text``; overlapping candidates resolve to the longest."""
     today = (now.date() if isinstance(now, datetime) else now) or date.today()
     money = _money(text)
-    cands = [*_contacts(text), *money, *_rates(text, money), *_dates(text, today),
-             *_times(text), *_rooms(text), *_durations(text), *_counts(text),
-             *_numbers(text)]
-    chosen = longest_spans(cands, lambda v: v.start, lambda v: v.end,
-                           lambda v: _KIND_ORDER[v.kind])
+    cands = [
+        *_contacts(text),
+        *money,
+        *_rates(text, money),
+        *_dates(text, today),
+        *_times(text),
+        *_rooms(text),
+        *_durations(text),
+        *_counts(text),
+        *_numbers(text),
+    ]
+    chosen = longest_spans(cands, lambda v: v.start, lambda v: v.end, lambda v: _KIND_ORDER[v.kind])
     return [v for v in chosen if v.text.strip()]

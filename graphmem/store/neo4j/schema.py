@@ -111,7 +111,13 @@ class Namespace(StructuredNode):
 
 
 SCHEMA_NODES: tuple[type[StructuredNode], ...] = (
-    Evidence, Unresolved, Entity, Version, Operation, Tombstone, Namespace,
+    Evidence,
+    Unresolved,
+    Entity,
+    Version,
+    Operation,
+    Tombstone,
+    Namespace,
 )
 MIGRATION_BATCH = 50_000
 
@@ -143,9 +149,11 @@ def install_cypher_indexes(driver: Driver, database: str | None = None) -> None:
 
 
 # (name, query): each runs in batches until it labels nothing, then is marked done.
-MIGRATIONS = (("unresolved-label", "migrate_unresolved_label"),
-              ("status-labels", "migrate_status_labels"),
-              ("derived-tombstones", "migrate_derived_tombstones"))
+MIGRATIONS = (
+    ("unresolved-label", "migrate_unresolved_label"),
+    ("status-labels", "migrate_status_labels"),
+    ("derived-tombstones", "migrate_derived_tombstones"),
+)
 
 
 def migrate(driver: Driver, database: str | None = None) -> None:
@@ -159,13 +167,17 @@ def migrate(driver: Driver, database: str | None = None) -> None:
     for stmt in filter(str.strip, re.sub(r"//.*", "", cypher("tenant_indexes")).split(";")):
         driver.execute_query(stmt, database_=database)
     for name, query in MIGRATIONS:
-        done = driver.execute_query(cypher("migration_done"), {"name": name},
-                                    database_=database).records[0]["done"]
+        done = driver.execute_query(
+            cypher("migration_done"), {"name": name}, database_=database
+        ).records[0]["done"]
         if done:
             continue
-        while driver.execute_query(cypher(query), {"batch": MIGRATION_BATCH},
-                                   database_=database).records[0]["labelled"]:
+        while driver.execute_query(
+            cypher(query), {"batch": MIGRATION_BATCH}, database_=database
+        ).records[0]["labelled"]:
             pass
-        driver.execute_query(cypher("migration_mark"),
-                             {"name": name, "at": datetime.now(UTC).isoformat()},
-                             database_=database)
+        driver.execute_query(
+            cypher("migration_mark"),
+            {"name": name, "at": datetime.now(UTC).isoformat()},
+            database_=database,
+        )

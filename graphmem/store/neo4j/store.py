@@ -105,11 +105,23 @@ def _version_from_row(row: Mapping[str, Any]) -> VersionState:
 def _version_props(ns: str, v: VersionState) -> dict[str, Any]:
     kid = kid_of(ns, v.key)
     return {
-        "uid": v.uid, "ns": ns, "kid": kid, "head_of": kid if v.is_head else None,
-        "key": v.key, "subject": v.subject, "relation": v.relation, "value": v.value,
-        "status": str(v.status), "valid_from": v.valid_from, "valid_to": v.valid_to,
-        "tx_from": v.tx_from, "tx_to": v.tx_to, "pos": v.pos, "stated_at": v.order[0] or None,
-        "authority": v.authority, "source": v.source,
+        "uid": v.uid,
+        "ns": ns,
+        "kid": kid,
+        "head_of": kid if v.is_head else None,
+        "key": v.key,
+        "subject": v.subject,
+        "relation": v.relation,
+        "value": v.value,
+        "status": str(v.status),
+        "valid_from": v.valid_from,
+        "valid_to": v.valid_to,
+        "tx_from": v.tx_from,
+        "tx_to": v.tx_to,
+        "pos": v.pos,
+        "stated_at": v.order[0] or None,
+        "authority": v.authority,
+        "source": v.source,
     }
 
 
@@ -146,9 +158,14 @@ def evidence_record(r: Mapping[str, Any]) -> EvidenceRecord:
 
 def _active(r: Mapping[str, Any]) -> ActiveRecord:
     return ActiveRecord(
-        pos=r["pos"], record_id=r["record_id"], text=r["text"], observed_at=r["observed_at"],
-        participants=tuple(r["participants"] or ()), speaker=r["speaker"],
-        facts=tuple((f[0], f[1], f[2]) for f in r["facts"]), keyed=bool(r["keyed"]),
+        pos=r["pos"],
+        record_id=r["record_id"],
+        text=r["text"],
+        observed_at=r["observed_at"],
+        participants=tuple(r["participants"] or ()),
+        speaker=r["speaker"],
+        facts=tuple((f[0], f[1], f[2]) for f in r["facts"]),
+        keyed=bool(r["keyed"]),
     )
 
 
@@ -216,27 +233,43 @@ class TxStore(_Reads):
         rows = self.run("erase_scope", {"uid": uid})
         if not rows:
             return None
-        return EraseScope(rows[0]["uid"], [(v["uid"], v["key"], bool(v["only"]))
-                                           for v in rows[0]["versions"]])
+        return EraseScope(
+            rows[0]["uid"], [(v["uid"], v["key"], bool(v["only"])) for v in rows[0]["versions"]]
+        )
 
     def write_plan(self, ns: str, evidence: list[dict[str, Any]], plan: Plan) -> None:
         if self.sealer is not None and self.sealer.seal_new and evidence:
             sealed = self.sealer.seal(ns, [r["text"] for r in evidence])
-            evidence = [{**r, "text": t, "terms": " ".join(self.sealer.terms(ns, r["text"]))}
-                        for r, t in zip(evidence, sealed, strict=True)]
+            evidence = [
+                {**r, "text": t, "terms": " ".join(self.sealer.terms(ns, r["text"]))}
+                for r, t in zip(evidence, sealed, strict=True)
+            ]
         Neo4jStore._write_plan_tx(self.tx, ns, evidence, plan)
 
-    def erase(self, ns: str, uid: str, doomed: list[str], plan: Plan, at: str,
-              surviving: Sequence[str] = ()) -> None:
-        self.deleted_texts += Neo4jStore._erase_tx(self.tx, ns, uid, doomed, plan, at,
-                                                   list(surviving))
+    def erase(
+        self,
+        ns: str,
+        uid: str,
+        doomed: list[str],
+        plan: Plan,
+        at: str,
+        surviving: Sequence[str] = (),
+    ) -> None:
+        self.deleted_texts += Neo4jStore._erase_tx(
+            self.tx, ns, uid, doomed, plan, at, list(surviving)
+        )
 
 
 class Neo4jStore(_Reads):
     """A Neo4j database reached over Bolt."""
 
-    def __init__(self, driver: Driver, database: str | None = None,
-                 write_timeout: float = 120.0, sealer: TextSealer | None = None) -> None:
+    def __init__(
+        self,
+        driver: Driver,
+        database: str | None = None,
+        write_timeout: float = 120.0,
+        sealer: TextSealer | None = None,
+    ) -> None:
         self.driver = driver
         self.database = database
         self.write_timeout = write_timeout
@@ -244,8 +277,13 @@ class Neo4jStore(_Reads):
 
     @classmethod
     def connect(
-        cls, uri: str, auth: tuple[str, str] | None = None, database: str | None = None,
-        *, timeout: float = 2.0, write_timeout: float = 120.0,
+        cls,
+        uri: str,
+        auth: tuple[str, str] | None = None,
+        database: str | None = None,
+        *,
+        timeout: float = 2.0,
+        write_timeout: float = 120.0,
         sealer: TextSealer | None = None,
     ) -> Neo4jStore:
         """A store on ``uri``. A call fails within about ``timeout`` seconds when Neo4j is
@@ -257,14 +295,19 @@ class Neo4jStore(_Reads):
             # Notifications (e.g. 'relationship type does not exist yet' on an empty
             # database) are not errors and would flood the log.
             driver = GraphDatabase.driver(
-                uri, auth=auth, notifications_min_severity="OFF",
-                connection_timeout=timeout / 2, max_transaction_retry_time=timeout / 4,
-                connection_acquisition_timeout=max(10.0, timeout))
+                uri,
+                auth=auth,
+                notifications_min_severity="OFF",
+                connection_timeout=timeout / 2,
+                max_transaction_retry_time=timeout / 4,
+                connection_acquisition_timeout=max(10.0, timeout),
+            )
             driver.verify_connectivity()
         except (ConfigurationError, ValueError) as exc:
             raise InvalidInputError(
                 f"{uri!r} is not a Neo4j URI Graphmem can use ({exc}); write it like "
-                "bolt://host:7687 or neo4j://host:7687") from exc
+                "bolt://host:7687 or neo4j://host:7687"
+            ) from exc
         except (ServiceUnavailable, AuthError, DriverError, OSError) as exc:
             raise StoreUnavailableError(
                 f"cannot reach Neo4j at {uri}: {exc}. Start the local server with "
@@ -305,8 +348,9 @@ class Neo4jStore(_Reads):
             try:
                 # One auto-commit round trip (RUN and PULL together); a managed read adds
                 # BEGIN and COMMIT, about 0.3 ms of a 3 ms evidence call.
-                with self.driver.session(database=self.database,
-                                         default_access_mode=READ_ACCESS) as session:
+                with self.driver.session(
+                    database=self.database, default_access_mode=READ_ACCESS
+                ) as session:
                     return [r.data() for r in session.run(cypher(name), dict(params))]
             except (ServiceUnavailable, SessionExpired, TransientError):
                 # The driver does not retry an auto-commit query: a connection that died in
@@ -319,13 +363,20 @@ class Neo4jStore(_Reads):
 
     # -- read path A: evidence ----------------------------------------------------------
     def closure(self, ns: str, spans: Sequence[Span], hops: int) -> Closure:
-        row = self.run("evidence_cmc", {"spans": _padded_spans(spans), "hops": hops,
-                                        "ns": ns})[0]
-        edges = [ClosureEdge(e["key"], e["subject"], e["relation"], int(e["depth"]),
-                             tuple(self._record(ev) for ev in e["evidence"]))
-                 for e in row["edges"]]
-        return Closure(list(row["anchors"]), edges, bool(row["has_unresolved"]),
-                       int(row["raw_writes"]))
+        row = self.run("evidence_cmc", {"spans": _padded_spans(spans), "hops": hops, "ns": ns})[0]
+        edges = [
+            ClosureEdge(
+                e["key"],
+                e["subject"],
+                e["relation"],
+                int(e["depth"]),
+                tuple(self._record(ev) for ev in e["evidence"]),
+            )
+            for e in row["edges"]
+        ]
+        return Closure(
+            list(row["anchors"]), edges, bool(row["has_unresolved"]), int(row["raw_writes"])
+        )
 
     def entity_names(self, ns: str) -> list[str]:
         return [str(r["name"]) for r in self.run("entity_names", {"ns": ns})]
@@ -350,24 +401,27 @@ class Neo4jStore(_Reads):
     def active_view(self, ns: str) -> list[ActiveRecord]:
         return [self._active(r) for r in self.run("active_view", {"ns": ns})]
 
-    def fresh_candidates(self, ns: str, words: Sequence[str], limit: int
-                         ) -> list[ActiveRecord]:
+    def fresh_candidates(self, ns: str, words: Sequence[str], limit: int) -> list[ActiveRecord]:
         """Records of the active view whose text has one of ``words`` (Lucene ranks)."""
         query = _lucene_query(ns, words, self.sealer)
-        rows = self.run("fresh_candidates", {"q": query.ljust(PLAN_SIZE), "ns": ns,
-                                             "limit": limit})
+        rows = self.run("fresh_candidates", {"q": query.ljust(PLAN_SIZE), "ns": ns, "limit": limit})
         return [self._active(r) for r in rows]
 
     # -- explanations and audits --------------------------------------------------------
-    def key_versions_detail(self, ns: str, key: str, *, set_valued: bool
-                            ) -> list[dict[str, Any]]:
+    def key_versions_detail(self, ns: str, key: str, *, set_valued: bool) -> list[dict[str, Any]]:
         if set_valued:
             rows = self.run("why_set", {"prefix": kid_of(ns, key) + KEY_SEP})
         else:
             rows = self.run("why", {"kid": kid_of(ns, key)})
-        return [{**r["version"], "evidence": [{**e, "text": self._open(e["text"])}
-                                              for e in r["version"]["evidence"]]}
-                for r in rows]
+        return [
+            {
+                **r["version"],
+                "evidence": [
+                    {**e, "text": self._open(e["text"])} for e in r["version"]["evidence"]
+                ],
+            }
+            for r in rows
+        ]
 
     def history(self, ns: str, key: str) -> list[dict[str, Any]]:
         out = []
@@ -385,8 +439,14 @@ class Neo4jStore(_Reads):
 
     def oplog_until(self, ns: str, key: str, at: str) -> list[OpLogEntry]:
         return [
-            OpLogEntry(r["uid"], r["kind"], int(r["pos"]), r["at"],
-                       json.loads(r["fact"]) if r["fact"] else None, r["record_uid"])
+            OpLogEntry(
+                r["uid"],
+                r["kind"],
+                int(r["pos"]),
+                r["at"],
+                json.loads(r["fact"]) if r["fact"] else None,
+                r["record_uid"],
+            )
             for r in self.run("oplog_until", {"kid": kid_of(ns, key), "at": at})
         ]
 
@@ -470,9 +530,11 @@ class Neo4jStore(_Reads):
             run("write_versions", rows=chunk)
         updates = [
             {
-                "uid": v.uid, "status": str(v.status),
+                "uid": v.uid,
+                "status": str(v.status),
                 "head_of": kid_of(ns, v.key) if v.is_head else None,
-                "valid_to": v.valid_to, "tx_to": v.tx_to,
+                "valid_to": v.valid_to,
+                "tx_to": v.tx_to,
             }
             for v in plan.changed_versions.values()
         ]
@@ -490,8 +552,13 @@ class Neo4jStore(_Reads):
         ops = [
             {
                 "props": {
-                    "uid": op.uid, "ns": ns, "kind": str(op.kind), "kid": kid_of(ns, op.key),
-                    "at": op.at, "pos": op.pos, "fact": json.dumps(op.fact, ensure_ascii=False),
+                    "uid": op.uid,
+                    "ns": ns,
+                    "kind": str(op.kind),
+                    "kid": kid_of(ns, op.key),
+                    "at": op.at,
+                    "pos": op.pos,
+                    "fact": json.dumps(op.fact, ensure_ascii=False),
                     "note": op.note,
                 },
                 "evidence": op.record_uid,
@@ -503,8 +570,13 @@ class Neo4jStore(_Reads):
             run("write_operations", rows=chunk)
         tombs = [
             {
-                "props": {"uid": t["uid"], "ns": ns, "at": t["at"], "reason": t["reason"],
-                          "sealed": False},
+                "props": {
+                    "uid": t["uid"],
+                    "ns": ns,
+                    "at": t["at"],
+                    "reason": t["reason"],
+                    "sealed": False,
+                },
                 "version": t["version"],
             }
             for t in plan.tombstones
@@ -514,8 +586,15 @@ class Neo4jStore(_Reads):
 
     # -- erase ------------------------------------------------------------------------
     @staticmethod
-    def _erase_tx(tx: ManagedTransaction, ns: str, uid: str, doomed: list[str], plan: Plan,
-                  at: str, surviving: list[str]) -> list[str]:
+    def _erase_tx(
+        tx: ManagedTransaction,
+        ns: str,
+        uid: str,
+        doomed: list[str],
+        plan: Plan,
+        at: str,
+        surviving: list[str],
+    ) -> list[str]:
         """Delete the record, its ops and the versions only it supported; restore heads;
         versions other records keep lose the erased record's spelling. Returns the texts
         of the records deleted."""
@@ -530,37 +609,63 @@ class Neo4jStore(_Reads):
             erased = {normalize_name(v) for v in row["erased"]}
             kept = {normalize_name(v) for v in row["kept"]}
             if normalize_name(fact.get("value") or "") in erased - kept:
-                scrubbed.append({"uid": row["uid"], "fact": json.dumps(
-                    {**fact, "value": ""}, ensure_ascii=False)})
+                scrubbed.append(
+                    {
+                        "uid": row["uid"],
+                        "fact": json.dumps({**fact, "value": ""}, ensure_ascii=False),
+                    }
+                )
         if scrubbed:
             run("respell_operations", rows=scrubbed)
         run("clear_heads", uids=[*plan.changed_versions, *doomed])
         run("raw_changed", ns=ns)  # the erased record may have been an unresolved one
         deleted = run(
-            "erase_delete", uid=uid, versions=doomed, ns=ns, at=at,
+            "erase_delete",
+            uid=uid,
+            versions=doomed,
+            ns=ns,
+            at=at,
             # A derived id can be stored and erased again: each erase has its own tombstone.
             tomb_uid=f"{ns}/erased/{uid.split('/', 1)[1]}@{at}",
         )
-        run("update_versions", rows=[
-            {"uid": v.uid, "status": str(v.status),
-             "head_of": kid_of(ns, v.key) if v.is_head else None,
-             "valid_to": v.valid_to, "tx_to": v.tx_to}
-            for v in plan.changed_versions.values()
-        ])
+        run(
+            "update_versions",
+            rows=[
+                {
+                    "uid": v.uid,
+                    "status": str(v.status),
+                    "head_of": kid_of(ns, v.key) if v.is_head else None,
+                    "valid_to": v.valid_to,
+                    "tx_to": v.tx_to,
+                }
+                for v in plan.changed_versions.values()
+            ],
+        )
         if plan.supersedes:
             run("link_supersedes", pairs=[list(p) for p in plan.supersedes])
         if surviving:
             respell = []
             for row in run("surviving_spellings", uids=surviving):
                 # Only a spelling of the same name and value: never a different value.
-                facts = [f for f in map(json.loads, row["facts"])
-                         if f.get("intent") != "revoke" and f.get("value")
-                         and normalize_name(f["subject"]) == normalize_name(row["subject"])
-                         and normalize_name(f["value"]) == normalize_name(row["value"])]
-                if facts and (facts[0]["subject"], facts[0]["value"]) != (row["subject"],
-                                                                         row["value"]):
-                    respell.append({"uid": row["uid"], "subject": facts[0]["subject"],
-                                    "value": facts[0]["value"]})
+                facts = [
+                    f
+                    for f in map(json.loads, row["facts"])
+                    if f.get("intent") != "revoke"
+                    and f.get("value")
+                    and normalize_name(f["subject"]) == normalize_name(row["subject"])
+                    and normalize_name(f["value"]) == normalize_name(row["value"])
+                ]
+                if facts and (facts[0]["subject"], facts[0]["value"]) != (
+                    row["subject"],
+                    row["value"],
+                ):
+                    respell.append(
+                        {
+                            "uid": row["uid"],
+                            "subject": facts[0]["subject"],
+                            "value": facts[0]["value"],
+                        }
+                    )
             if respell:
                 run("respell_versions", rows=respell)
         run("erase_orphan_entities", uids=entity_uids)
