@@ -19,6 +19,7 @@ from graphmem._errors import (
     MissingToolError,
     NotFoundError,
     PortInUseError,
+    ServiceError,
     StoreUnavailableError,
     UnknownRelationError,
 )
@@ -37,7 +38,6 @@ if _typing.TYPE_CHECKING:
         IngestReport,
         WriteResult,
     )
-    from graphmem.service import ServiceError
 
 __version__ = "0.1.0"
 
@@ -61,7 +61,6 @@ _LAZY = {
     "Explanation": "graphmem.results",
     "IngestReport": "graphmem.results",
     "WriteResult": "graphmem.results",
-    "ServiceError": "graphmem.service",
 }
 
 __all__ = [

@@ -6,6 +6,9 @@ carry a message that says what to do about it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 __all__ = [
     "ConflictError",
     "GraphmemError",
@@ -15,6 +18,7 @@ __all__ = [
     "MissingToolError",
     "NotFoundError",
     "PortInUseError",
+    "ServiceError",
     "StoreUnavailableError",
     "UnknownRelationError",
 ]
@@ -65,3 +69,18 @@ class MissingToolError(LocalNeo4jError):
 
 class PortInUseError(LocalNeo4jError):
     """A port the local Neo4j needs is already taken by another program."""
+
+
+class ServiceError(GraphmemError):
+    """A problem with no counterpart in the core: 401, 403, 413, 500, an unreachable service.
+
+    ``status`` is the HTTP status (``None`` when no response came back) and ``problem``
+    the problem JSON as received.
+    """
+
+    def __init__(
+        self, detail: str, *, status: int | None = None, problem: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.problem = dict(problem or {})

@@ -616,7 +616,7 @@ def block(
     Example:
       graphmem -n alice block "what time is standup tomorrow?" --partner "Minjun Kim"
     """
-    from graphmem.service.wire import block_to_dict
+    from graphmem.wire import block_to_dict
 
     given = {k: v for k, v in options.items() if v is not None}
     with _connect(ctx, install_schema=False) as mem:
@@ -778,7 +778,7 @@ def mcp(
     Example:
       graphmem -n alice mcp --extractor chat
     """
-    from graphmem.mcp_server import serve_stdio
+    from graphmem.service.mcp import serve_stdio
 
     settings = _service_settings(ctx, **_memory_overrides(extractor, ollama_url, ollama_model))
     serve_stdio(settings, ctx.obj["namespace"])

@@ -2,7 +2,7 @@
 
 ``Client`` (httpx.Client) and ``AsyncClient`` (httpx.AsyncClient) have Memory's method
 names and return Memory's types, and raise Memory's exceptions: a problem response
-becomes the graphmem error class of its problem type (``graphmem.service.PROBLEM_KINDS``),
+becomes the graphmem error class of its problem type (``graphmem.wire.PROBLEM_KINDS``),
 with ``status`` and ``problem`` attributes; problems with no core counterpart (401, 403,
 413, 500, an unreachable service) become ``ServiceError``.
 
@@ -11,8 +11,7 @@ with ``status`` and ``problem`` attributes; problems with no core counterpart (4
         mem.why("Minjun", "standup time").text()
 
 Responses are read with the one deserializer of each type: the ``from_dict`` of
-``graphmem.results``, ``graphmem.service.jobs.Job`` and
-``graphmem.service.wire.block_from_dict``, none of which loads FastAPI or the Neo4j
+``graphmem.results`` and ``graphmem.wire``, neither of which loads FastAPI or the Neo4j
 driver. The request building and response parsing are shared; the two classes differ
 only in how they wait.
 """
@@ -31,7 +30,7 @@ import httpx
 from graphmem._names import validate_namespace
 from graphmem.domain.block import Block
 from graphmem.domain.evidence import Evidence
-from graphmem.domain.model import Fact, Intent, Record
+from graphmem.domain.model import Intent, Record
 from graphmem.results import (
     Answer,
     EraseReport,
@@ -40,49 +39,11 @@ from graphmem.results import (
     WriteResult,
     evidence_from_dict,
 )
-from graphmem.service import ServiceError, error_from_problem
-from graphmem.service.jobs import Job
-from graphmem.service.wire import block_from_dict
+from graphmem.wire import Job, ServiceError, block_from_dict, error_from_problem, record_json
 
 __all__ = ["AsyncClient", "Client", "Job", "ServiceError"]
 
 DEFAULT_TIMEOUT = 120.0
-
-
-# -- wire format ---------------------------------------------------------------------------
-def _fact_json(f: Fact | Mapping[str, Any]) -> dict[str, Any]:
-    if isinstance(f, Fact):
-        return {
-            "subject": f.subject,
-            "relation": f.relation,
-            "value": f.value,
-            "intent": str(f.intent),
-        }
-    return dict(f)
-
-
-def record_json(r: Record | Mapping[str, Any]) -> dict[str, Any]:
-    """A ``Record`` (or a record mapping with ``Fact`` objects) as the JSON the service takes."""
-    if isinstance(r, Record):
-        out: dict[str, Any] = {
-            "text": r.text,
-            "id": r.id,
-            "pos": r.pos,
-            "speaker": r.speaker,
-            "participants": list(r.participants) or None,
-            "observed_at": r.observed_at,
-            "stated_at": r.stated_at,
-            "source": r.source,
-            "authority": int(r.authority),
-            "facts": None if r.facts is None else [_fact_json(f) for f in r.facts],
-        }
-        return {k: v for k, v in out.items() if v is not None}
-    out = dict(r)
-    if isinstance(out.get("facts"), list | tuple):
-        out["facts"] = [_fact_json(f) for f in out["facts"]]
-    if isinstance(out.get("participants"), tuple):
-        out["participants"] = list(out["participants"])
-    return out
 
 
 T = TypeVar("T")

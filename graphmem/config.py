@@ -160,6 +160,11 @@ class MemoryConfig:
     # never wait on it for the GIL), ``thread`` (this process), ``auto`` (a thread until
     # a build takes longer than a tenth of a second, then the child process).
     block_builder: Builder = "auto"
+    # Seconds a thread may hold the GIL while another waits (``sys.setswitchinterval``),
+    # set process-wide when blocks start; ``None`` leaves the interpreter's 5 ms. A block
+    # waiting on a fresh read's deadline needs the GIL back sooner than that; the service
+    # sets 0.0002 (``graphmem.reads.blocks.serving.SWITCH_INTERVAL``).
+    block_switch_interval: float | None = None
     ollama_url: str | None = None
     ollama_model: str | None = None
     ollama_timeout: float = 120.0
@@ -203,6 +208,8 @@ class MemoryConfig:
         ):
             raise InvalidInputError("record_id_secret must be a string of 16 or more characters")
         check_number("neo4j_write_timeout", self.neo4j_write_timeout, 1, 3600)
+        if self.block_switch_interval is not None:
+            check_number("block_switch_interval", self.block_switch_interval, 0.00001, 0.1)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> MemoryConfig:

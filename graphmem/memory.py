@@ -40,9 +40,10 @@ from graphmem.explain import BrowserTarget, believed_at, explain
 from graphmem.ingest import IngestPipeline
 from graphmem.llm.base import LLMClient
 from graphmem.reader import read
-from graphmem.reads.blocks import BlockRequest, BlockServer
-from graphmem.reads.evidence import EvidenceReader
-from graphmem.reads.snapshot_build import SnapshotSource
+from graphmem.reads.blocks.child import SnapshotSource
+from graphmem.reads.blocks.gates import BlockRequest
+from graphmem.reads.blocks.serving import BlockServer
+from graphmem.reads.evidence import EvidenceControl, EvidenceReader
 from graphmem.results import Answer, EraseReport, Explanation, IngestReport, WriteResult
 from graphmem.store.protocol import Store, StoreTransaction
 
@@ -59,6 +60,7 @@ class Memory:
         config: MemoryConfig | None = None,
         *,
         bolt_url: str | None = None,
+        evidence_controls: Mapping[str, EvidenceControl] | None = None,
     ) -> None:
         self.store = store
         self.namespace = validate_namespace(namespace)
@@ -70,6 +72,16 @@ class Memory:
         soft = self.config.soft_keys
         if soft is not None:  # the namespace's own: learned names never cross namespaces
             soft = dataclasses.replace(soft, _known={}, decisions=[])
+        # ``evidence_controls``: ways of choosing records besides ``cmc``, by name.
+        self._evidence = EvidenceReader(
+            store,
+            self.namespace,
+            self.config.aliases,
+            self.config.embedder,
+            controls=evidence_controls or {},
+        )
+        # Names written here reach the cross-script index at once. An erased name stays in
+        # it until the next rebuild (LINKER_TTL): a link to it anchors nothing.
         self._writer = IngestPipeline(
             store,
             self.namespace,
@@ -78,13 +90,8 @@ class Memory:
             self.config.build_extractor(self.registry),
             soft,
             namespace_key(self.namespace, self.config.record_id_secret),
+            on_names=self._evidence.names_added,
         )
-        self._evidence = EvidenceReader(
-            store, self.namespace, self.config.aliases, self.config.embedder
-        )
-        # Names written here reach the cross-script index at once. An erased name stays in
-        # it until the next rebuild (LINKER_TTL): a link to it anchors nothing.
-        self._writer.on_names = self._evidence.names_added
         self._bolt_url = bolt_url  # the store's address, for a snapshot-building process
         self._browser = BrowserTarget(
             self.config.neo4j_http_url, bolt_url, no_auth=self.config.neo4j_auth is None
@@ -100,6 +107,7 @@ class Memory:
         namespace: str = "default",
         *,
         config: MemoryConfig | None = None,
+        evidence_controls: Mapping[str, EvidenceControl] | None = None,
         **overrides: Any,
     ) -> Memory:
         """Connect to ``uri``, else the configured URI, else ``$NEO4J_URI``, else the local
@@ -132,7 +140,9 @@ class Memory:
         else:
             store.migrate()  # data written by earlier versions is brought up to date once
         store.prepare_plans()
-        return cls(store, namespace, cfg, bolt_url=cfg.neo4j_uri)
+        return cls(
+            store, namespace, cfg, bolt_url=cfg.neo4j_uri, evidence_controls=evidence_controls
+        )
 
     def release(self) -> None:
         """Stop the threads this Memory started (the block server) and keep the store,
@@ -311,8 +321,8 @@ class Memory:
         Anchors on the names in the question and walks the current graph outward (depth <
         ``hops``): the current facts' records first, then the raw records (no fact came
         from them) ranked for the question, each while it fits ``budget_chars``; rendered
-        in source order with their dates. ``control`` names another
-        registered way of choosing records (``graphmem.reads.evidence.register_control``).
+        in source order with their dates. ``control`` names another way of choosing
+        records, one given as ``Memory(..., evidence_controls={name: control})``.
         """
         return self._evidence.evidence(question, hops, budget_chars, control)
 
@@ -355,6 +365,7 @@ class Memory:
                     registry=self.registry,
                     source=self._snapshot_source(),
                     builder=self.config.block_builder,
+                    switch_interval=self.config.block_switch_interval,
                 )
                 server.start()
                 self._blocks = server

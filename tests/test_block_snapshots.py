@@ -19,9 +19,7 @@ from hypothesis import strategies as st
 from graphmem import Fact, Record
 from graphmem.config import BlockOptions
 from graphmem.domain.block import ActiveRecord
-from graphmem.reads.blocks import BlockRequest, BlockServer
-from graphmem.reads.ranking import BM25F
-from graphmem.reads.snapshot_build import (
+from graphmem.reads.blocks.child import (
     ChildBuilder,
     SnapshotBuildError,
     SnapshotSource,
@@ -29,6 +27,9 @@ from graphmem.reads.snapshot_build import (
     pack_records,
     unpack_records,
 )
+from graphmem.reads.blocks.gates import BlockRequest
+from graphmem.reads.blocks.serving import BlockServer
+from graphmem.reads.ranking import BM25F
 
 WEIGHTS = {"body": 1.0, "entity": 2.5, "participant": 2.0}
 FIELDS = tuple(WEIGHTS)

@@ -13,8 +13,8 @@ import pytest
 from graphmem import Memory
 from graphmem.cli import main as cli
 from graphmem.client import AsyncClient, Client
-from graphmem.mcp_server import TOOLS
 from graphmem.service.app import Settings, create_app
+from graphmem.service.mcp import TOOLS
 
 LIFECYCLE = (
     "each interface opens and closes its own way: Client(url)/close(), the "

@@ -20,7 +20,7 @@ from graphmem import Memory, MemoryConfig
 from graphmem.cli import main as cli
 from graphmem.client import Client
 from graphmem.service.app import ServiceThread, Settings, create_app
-from graphmem.service.wire import block_to_dict
+from graphmem.wire import block_to_dict
 
 pytestmark = pytest.mark.integration
 

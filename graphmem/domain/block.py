@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from datetime import datetime
 from typing import NamedTuple, overload
 
@@ -148,20 +149,29 @@ class BlockLine:
         return f"- ({date}, to {partner}) {self.record.text}"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Block:
-    """What ``Memory.block`` returns: the text to prepend, and why it looks as it does."""
+    """What ``Memory.block`` returns: the text to prepend, and why it looks as it does.
+
+    Immutable: the server makes a changed copy (``dataclasses.replace``) when it adds how
+    the block was served."""
 
     text: str
-    lines: list[BlockLine]
+    lines: tuple[BlockLine, ...]
     abstained: bool = False
     fell_back: bool = False  # the deadline passed: served from the snapshot
     reason: str = ""
     slot: str | None = None
-    posterior: dict[str, float] = field(default_factory=dict)
+    posterior: Mapping[str, float] = field(default_factory=dict)
     latency_ms: float = 0.0
     served: str = "snapshot"  # "fresh": read from Neo4j for this call; "snapshot": the RCU copy
     snapshot_age_ms: float = 0.0  # how old the snapshot was when it served (0 when fresh)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.lines, tuple):
+            object.__setattr__(self, "lines", tuple(self.lines))
+        if not isinstance(self.posterior, MappingProxyType):
+            object.__setattr__(self, "posterior", MappingProxyType(dict(self.posterior)))
 
     @property
     def line_texts(self) -> list[str]:

@@ -9,18 +9,17 @@ evidence shows them in source order, each with its date. Only when nothing is se
 does the reader get the newest records of the whole history.
 
 Other ways of choosing records (the baselines a benchmark compares against) plug in as
-*controls* with ``register_control``; they go through the same renderer and budget.
+*controls*, given to the reader by name (``Memory(..., evidence_controls=...)``); they go
+through the same renderer and budget.
 """
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
 
 from graphmem._errors import InvalidInputError
 from graphmem.domain.anchor import MAX_QUESTION_TOKENS, candidate_spans
@@ -37,18 +36,10 @@ from graphmem.language.korean import name_runs
 from graphmem.language.text import HANGUL_SYLLABLE
 from graphmem.llm.base import Embedder
 from graphmem.reads.raw_records import RawRecordIndex
+from graphmem.reads.refreshing import Refreshing
 from graphmem.store.protocol import Span, Store
 
-log = logging.getLogger("graphmem.evidence")
-
-__all__ = [
-    "MAX_HOPS",
-    "EvidenceControl",
-    "EvidenceReader",
-    "Selection",
-    "control_names",
-    "register_control",
-]
+__all__ = ["MAX_HOPS", "EvidenceControl", "EvidenceReader", "Selection"]
 
 MAX_HOPS = 10
 # Writes from another process reach the cross-script index at the latest after this.
@@ -78,18 +69,6 @@ class Selection:
 
 # (reader, question, hops, budget_chars) -> Selection
 EvidenceControl = Callable[["EvidenceReader", str, int, int], Selection]
-_CONTROLS: dict[str, EvidenceControl] = {}
-
-
-def register_control(name: str, control: EvidenceControl) -> None:
-    """Make ``control`` selectable as ``Memory.evidence(..., control=name)``."""
-    if not name or not name.replace("_", "").isalnum():
-        raise ValueError(f"control name {name!r} must be letters, digits and '_'")
-    _CONTROLS[name] = control
-
-
-def control_names() -> tuple[str, ...]:
-    return tuple(_CONTROLS)
 
 
 def _cmc(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selection:
@@ -103,32 +82,72 @@ def _cmc(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selec
     )
 
 
-register_control("cmc", _cmc)
+def _with_cmc(controls: Mapping[str, EvidenceControl]) -> dict[str, EvidenceControl]:
+    """``cmc`` and the given controls, their names checked."""
+    out: dict[str, EvidenceControl] = {"cmc": _cmc}
+    for name, control in controls.items():
+        if not isinstance(name, str) or not name or not name.replace("_", "").isalnum():
+            raise ValueError(f"control name {name!r} must be letters, digits and '_'")
+        if name == "cmc" and control is not _cmc:
+            raise ValueError("the control name 'cmc' is taken by graphmem's own reads")
+        if not callable(control):
+            raise TypeError(f"control {name!r} is not callable")
+        out[name] = control
+    return out
 
 
-def _caught_up(name: str, kept: Any, names: set[str]) -> Any:
-    """``cache[name]`` as built before this process wrote entities named ``names``,
-    brought up to date with them."""
-    if name == "linker":
-        kept.add(names)
-    elif name == "hangul_names":
-        kept = kept or any(HANGUL_SYLLABLE.search(n) for n in names)
-    return kept
+def _linker_caught_up(linker: CrossScriptLinker, names: set[str]) -> CrossScriptLinker:
+    linker.add(names)  # in place: a rebuild per write would cost seconds at 100k names
+    return linker
+
+
+def _hangul_caught_up(kept: bool, names: set[str]) -> bool:
+    return kept or any(HANGUL_SYLLABLE.search(n) for n in names)
 
 
 @dataclass
 class EvidenceReader:
-    """Evidence for one namespace. Controls read the store through it."""
+    """Evidence for one namespace. Controls read the store through it.
+
+    ``controls``: the ways of choosing records ``evidence(..., control=name)`` may name,
+    besides ``cmc``, which is always there.
+    """
 
     store: Store
     ns: str
     aliases: Mapping[str, str]
     embedder: Embedder | None = None
-    # Per-reader state a control may keep between calls (e.g. an index it built).
-    cache: dict[str, Any] = field(default_factory=dict)
-    _raw_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _kept_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _refreshing: dict[str, set[str]] = field(default_factory=dict, repr=False)
+    controls: Mapping[str, EvidenceControl] = field(default_factory=dict, repr=False)
+    # The namespace's names indexed by sound; names written through this process are
+    # added as they are written (``names_added``), and it is rebuilt after LINKER_TTL.
+    _linker: Refreshing[CrossScriptLinker] = field(init=False, repr=False)
+    # Whether any entity is named in Hangul; a Hangul name written here sets it at once.
+    _hangul: Refreshing[bool] = field(init=False, repr=False)
+    # The raw records' index under the count of changes it was built at.
+    _raw: tuple[int, RawRecordIndex] | None = field(default=None, init=False, repr=False)
+    # Record vectors kept across rebuilds of the raw index (only new records are embedded).
+    _raw_vectors: dict[tuple[int, str], list[float]] = field(
+        default_factory=dict, init=False, repr=False
+    )
+    _raw_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.controls = _with_cmc(self.controls)
+        self._linker = Refreshing(
+            "linker",
+            self.ns,
+            lambda: CrossScriptLinker(self.store.entity_names(self.ns), key=normalize_name),
+            _linker_caught_up,
+            LINKER_TTL,
+        )
+        self._hangul = Refreshing(
+            "hangul_names",
+            self.ns,
+            lambda: self.store.has_hangul_names(self.ns),
+            _hangul_caught_up,
+            LINKER_TTL,
+            seed=False,  # a Hangul name written before the first check sets it too
+        )
 
     def raw_index(self, raw_writes: int) -> RawRecordIndex:
         """The index of the namespace's raw records, reloaded only when they changed.
@@ -137,21 +156,20 @@ class EvidenceReader:
         the question's closure. An index built from records loaded after that read is
         kept under it: at worst the next change rebuilds it once more, never too few.
         """
-        cached = self.cache.get("raw_index")
+        cached = self._raw
         if cached is not None and cached[0] == raw_writes:
             return cached[1]
         # One build at a time: concurrent questions on a cold cache (a service's first
         # burst) would each build the same index.
         with self._raw_lock:
-            cached = self.cache.get("raw_index")
+            cached = self._raw
             if cached is None or cached[0] != raw_writes:
                 records = self.store.unresolved_records(self.ns)
-                vectors = self.cache.setdefault("raw_vectors", {})
                 cached = (
                     raw_writes,
-                    RawRecordIndex(records, embedder=self.embedder, vectors=vectors),
+                    RawRecordIndex(records, embedder=self.embedder, vectors=self._raw_vectors),
                 )
-                self.cache["raw_index"] = cached
+                self._raw = cached
             return cached[1]
 
     def spans(self, question: str) -> list[Span]:
@@ -203,73 +221,22 @@ class EvidenceReader:
                 linked.append((s, e))
         return out
 
-    def _kept(self, name: str, build: Callable[[], Any]) -> Any:
-        """``cache[name]``, built on first use. Once older than LINKER_TTL it is rebuilt
-        on a background thread while the old one keeps serving: a rebuild of the name
-        index takes seconds at 100k names, and no question should wait for it."""
-        cached = self.cache.get(name)
-        if cached is not None:
-            if time.monotonic() - cached[0] > LINKER_TTL:
-                self._refresh(name, build)
-            return cached[1]
-        with self._kept_lock:  # one first build at a time, as for the raw index
-            cached = self.cache.get(name)
-            if cached is None:
-                cached = (time.monotonic(), build())
-                self.cache[name] = cached
-            return cached[1]
-
-    def _refresh(self, name: str, build: Callable[[], Any]) -> None:
-        with self._kept_lock:
-            if name in self._refreshing:
-                return
-            self._refreshing[name] = set()  # names written while the new one is built
-
-        def rebuild() -> None:
-            try:
-                fresh = build()
-            except Exception:  # the store is down or closed: keep the old one a while
-                log.warning(
-                    "rebuilding the %s of %s failed; keeping the old one",
-                    name,
-                    self.ns,
-                    exc_info=True,
-                )
-                fresh = self.cache[name][1]
-            with self._kept_lock:
-                added = self._refreshing.pop(name)
-                if added:
-                    fresh = _caught_up(name, fresh, added)
-                self.cache[name] = (time.monotonic(), fresh)
-
-        threading.Thread(target=rebuild, name=f"graphmem-{name}-{self.ns}", daemon=True).start()
-
     def hangul_names(self) -> bool:
         """Whether the namespace names any entity in Hangul (checked once per LINKER_TTL;
         a Hangul name written through this process sets it at once)."""
-        return bool(self._kept("hangul_names", lambda: self.store.has_hangul_names(self.ns)))
+        return bool(self._hangul.get())
 
     def linker(self) -> CrossScriptLinker:
         """The namespace's names indexed by sound; names written through this process are
         added as they are written (``names_added``), and it is rebuilt in the background
         after LINKER_TTL."""
-        linker: CrossScriptLinker = self._kept(
-            "linker",
-            lambda: CrossScriptLinker(self.store.entity_names(self.ns), key=normalize_name),
-        )
-        return linker
+        return self._linker.get()
 
     def names_added(self, names: set[str]) -> None:
         """Names just written by this process: added to the index in place (a rebuild per
         write would cost seconds at 100k names under a steady writer)."""
-        with self._kept_lock:  # so that a rebuild finishing now cannot lose them
-            for pending in self._refreshing.values():  # what is being rebuilt holds them too
-                pending.update(names)
-            linker = self.cache.get("linker")
-            if _caught_up("hangul_names", False, names):
-                self.cache["hangul_names"] = (time.monotonic(), True)
-        if linker is not None:
-            linker[1].add(names)  # outside the lock: a first build holds it for seconds
+        self._linker.names_added(names)
+        self._hangul.names_added(names)
 
     def _newest_within(self, budget_chars: int, page: int = 256) -> list[EvidenceRecord]:
         """The newest records, newest first, until one more than the budget holds: all
@@ -308,9 +275,11 @@ class EvidenceReader:
                 f"budget_chars must be an integer from {MIN_BUDGET_CHARS} to "
                 f"{MAX_BUDGET_CHARS:,}, got {budget_chars!r}"
             )
-        chosen = _CONTROLS.get(control)
+        chosen = self.controls.get(control)
         if chosen is None:
-            raise InvalidInputError(f"unknown control {control!r}; choose from {control_names()}")
+            raise InvalidInputError(
+                f"unknown control {control!r}; choose from {tuple(self.controls)}"
+            )
         t0 = time.perf_counter()
         sel = chosen(self, question, hops, budget_chars)
         if sel.fallback:

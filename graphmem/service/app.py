@@ -11,7 +11,7 @@ LLM.
     app = create_app(Settings.from_env())      # uvicorn --factory graphmem.service.app:app_from_env
 
 The same app serves MCP (streamable HTTP) at ``/mcp/{namespace}``: the tools of
-``graphmem.mcp_server`` over the same ``Service``, behind the same API keys.
+``graphmem.service.mcp`` over the same ``Service``, behind the same API keys.
 
 ``ServiceThread`` serves an app from a background thread (tests, notebooks).
 """
@@ -31,12 +31,12 @@ from fastapi.openapi.utils import get_openapi
 from starlette.types import ASGIApp
 
 from graphmem import __version__
-from graphmem.service import PROBLEM_JSON
 from graphmem.service.problems import BodyLimit, install_error_handlers
 from graphmem.service.protocol import http_protocol
 from graphmem.service.routes import router
 from graphmem.service.settings import Settings
 from graphmem.service.state import Service
+from graphmem.wire import PROBLEM_JSON
 
 __all__ = ["ServiceThread", "Settings", "app_from_env", "create_app"]
 
@@ -67,7 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     ``app.state.graphmem`` is its ``Service``; it is closed when the app shuts down.
     """
-    from graphmem.mcp_server import McpEndpoint
+    from graphmem.service.mcp import McpEndpoint
 
     settings = settings or Settings.from_env()
     svc = Service(settings)

@@ -1,8 +1,8 @@
-"""Background ingests: ``Job`` (the one wire shape of a job) and ``Jobs`` (the runner).
+"""Background ingests: ``Jobs``, the runner (a job's wire shape is ``graphmem.wire.Job``).
 
 A batch of more records than the service's threshold is ingested on a small thread pool;
 ``GET /v1/{namespace}/jobs/{id}`` reports it. The service writes ``Job.to_dict()`` and
-the client reads it with ``Job.from_dict``, so this module imports no web framework.
+the client reads it with ``Job.from_dict``.
 Jobs are kept in memory: a restart forgets them (not their data).
 """
 
@@ -14,55 +14,17 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from dataclasses import replace
+from typing import Any
 
 from graphmem._errors import NotFoundError
 from graphmem.domain.model import utc_now_iso
 from graphmem.results import IngestReport
-from graphmem.service import problem_for
+from graphmem.wire import Job, problem_for
 
-__all__ = ["Job", "JobStatus", "Jobs"]
+__all__ = ["Jobs"]
 
 log = logging.getLogger("graphmem.service")
-
-JobStatus = Literal["queued", "running", "done", "failed"]
-
-
-@dataclass(frozen=True)
-class Job:
-    """A background ingest: its report when done, its problem JSON when failed."""
-
-    id: str
-    namespace: str
-    records: int
-    submitted_at: str
-    status: JobStatus = "queued"
-    started_at: str | None = None
-    finished_at: str | None = None
-    report: IngestReport | None = None
-    error: dict[str, Any] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
-        out["report"] = self.report.to_dict() if self.report is not None else None
-        return out
-
-    @classmethod
-    def from_dict(cls, data: Any) -> Job:
-        """Read ``to_dict``'s form back (fields a newer server adds are ignored)."""
-        report = data.get("report")
-        return cls(
-            id=data["id"],
-            namespace=data["namespace"],
-            records=int(data["records"]),
-            submitted_at=data["submitted_at"],
-            status=data["status"],
-            started_at=data.get("started_at"),
-            finished_at=data.get("finished_at"),
-            report=IngestReport.from_dict(report) if report is not None else None,
-            error=data.get("error"),
-        )
 
 
 class Jobs:

@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graphmem._errors import GraphmemError, StoreUnavailableError
-from graphmem.service import (
+from graphmem.wire import (
     PROBLEM_JSON,
     UNEXPECTED,
     ProblemException,

@@ -15,7 +15,7 @@ import json
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from graphmem.service import PROBLEM_JSON, problem_body
+from graphmem.wire import PROBLEM_JSON, problem_body
 
 __all__ = ["ProblemH11Protocol", "http_protocol"]
 

@@ -21,7 +21,8 @@ from graphmem import __version__
 from graphmem._names import validate_namespace
 from graphmem.browser import guide_html
 from graphmem.results import IngestReport, evidence_to_dict
-from graphmem.service.schemas import (
+from graphmem.service.state import Service
+from graphmem.wire import (
     AnswerIn,
     AnswerOut,
     AsOfOut,
@@ -43,9 +44,8 @@ from graphmem.service.schemas import (
     RevokeIn,
     StateOut,
     WriteResultOut,
+    block_to_dict,
 )
-from graphmem.service.state import Service
-from graphmem.service.wire import block_to_dict
 
 __all__ = ["router"]
 

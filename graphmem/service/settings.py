@@ -15,6 +15,7 @@ from typing import Any
 from graphmem._errors import InvalidInputError
 from graphmem.config import MemoryConfig, RegistryFactory, check_number
 from graphmem.llm.ollama import DEFAULT_MODEL
+from graphmem.reads.blocks.serving import SWITCH_INTERVAL
 from graphmem.service.auth import KeySpec, parse_api_keys
 
 __all__ = ["DEFAULT_NEO4J_URI", "MB", "Settings"]
@@ -63,6 +64,14 @@ class Settings:
         if self.memory.neo4j_uri is None:
             object.__setattr__(
                 self, "memory", self.memory.with_overrides(neo4j_uri=DEFAULT_NEO4J_URI)
+            )
+        if self.memory.block_switch_interval is None:
+            # The service owns its process: blocks waiting on a deadline get the GIL back
+            # promptly (see MemoryConfig.block_switch_interval).
+            object.__setattr__(
+                self,
+                "memory",
+                self.memory.with_overrides(block_switch_interval=SWITCH_INTERVAL),
             )
 
     @property

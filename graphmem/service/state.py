@@ -19,12 +19,12 @@ from graphmem.config import MemoryConfig
 from graphmem.llm.base import LLMClient
 from graphmem.llm.ollama import OllamaClient
 from graphmem.memory import Memory
-from graphmem.service import ProblemException, kind_named
 from graphmem.service.auth import KeyRing, parse_api_keys
 from graphmem.service.jobs import Jobs
 from graphmem.service.settings import Settings
 from graphmem.store.neo4j.store import Neo4jStore
 from graphmem.store.sealing import sealer_for
+from graphmem.wire import ProblemException, kind_named
 
 __all__ = ["Service"]
 

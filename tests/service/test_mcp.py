@@ -22,8 +22,8 @@ from mcp import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 from graphmem import MemoryConfig
-from graphmem.mcp_server import TOOLS
 from graphmem.service.app import ServiceThread, Settings, create_app
+from graphmem.service.mcp import TOOLS
 
 pytestmark = pytest.mark.integration
 

@@ -25,9 +25,8 @@ from graphmem import InvalidInputError, MemoryConfig, RelationRegistry
 from graphmem.client import AsyncClient, Client
 from graphmem.domain.block import Block
 from graphmem.llm.testserver import OllamaTestServer, StatusError
-from graphmem.service import PROBLEM_JSON
 from graphmem.service.app import ServiceThread, Settings, create_app
-from graphmem.service.wire import block_from_dict, block_to_dict
+from graphmem.wire import PROBLEM_JSON, block_from_dict, block_to_dict
 
 pytestmark = pytest.mark.integration
 

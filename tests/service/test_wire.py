@@ -8,15 +8,16 @@ import sys
 
 from graphmem.domain.block import ActiveRecord, Block, BlockLine
 from graphmem.results import IngestReport
-from graphmem.service import (
+from graphmem.wire import (
+    Job,
     ProblemException,
     ServiceError,
+    block_from_dict,
+    block_to_dict,
     error_from_problem,
     kind_named,
     problem_for,
 )
-from graphmem.service.jobs import Job
-from graphmem.service.wire import block_from_dict, block_to_dict
 
 
 def _block() -> Block:
@@ -82,7 +83,7 @@ def test_problem_for_and_back() -> None:
 def test_the_client_loads_no_framework_and_no_driver() -> None:
     code = (
         "import sys; from graphmem import Client; import graphmem.client; "
-        "import graphmem.service.jobs, graphmem.service.wire; "
+        "import graphmem.wire, graphmem.client; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('fastapi', 'starlette', 'neo4j', 'neomodel', 'uvicorn')))"
     )

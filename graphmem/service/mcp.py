@@ -35,11 +35,10 @@ from graphmem import __version__
 from graphmem._errors import GraphmemError, InvalidInputError
 from graphmem._names import validate_namespace
 from graphmem.results import evidence_to_dict
-from graphmem.service import ProblemException, problem_for, problem_kind
 from graphmem.service.problems import problem_response
 from graphmem.service.settings import Settings
 from graphmem.service.state import Service
-from graphmem.service.wire import block_to_dict
+from graphmem.wire import ProblemException, block_to_dict, problem_for, problem_kind
 
 __all__ = ["NAMESPACE_SCOPE_KEY", "TOOLS", "McpEndpoint", "build_mcp", "serve_stdio"]
 

@@ -191,7 +191,7 @@ def build_in_child(source: SnapshotSource) -> tuple[dict[str, int], str]:
     """Runs in the child process: read the namespace's active view and build the index;
     returns the watermark it read and the folder holding the arrays (the caller loads
     and removes it)."""
-    from graphmem.reads.blocks import FIELD_WEIGHTS, index_fields, snapshot_tokenizer
+    from graphmem.reads.blocks.index import FIELD_WEIGHTS, index_fields, snapshot_tokenizer
     from graphmem.reads.ranking import BM25F
     from graphmem.store.neo4j.store import Neo4jStore
     from graphmem.store.sealing import sealer_for
@@ -292,7 +292,7 @@ class ChildBuilder:
             if proc is None or proc.poll() is not None:
                 _remove_orphans()
                 proc = self._proc = subprocess.Popen(
-                    [sys.executable, "-m", "graphmem.reads.snapshot_build"],
+                    [sys.executable, "-m", "graphmem.reads.blocks.child"],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                 )

@@ -1,0 +1,189 @@
+"""The block index: a namespace's active records as columns, with their BM25F fields.
+
+Both the serving process and the snapshot child import this module: the child builds
+the arrays, the server loads them into a ``BlockSnapshot``. Nothing here starts a
+thread or talks to Neo4j.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from graphmem.config import Tokenizer
+from graphmem.domain.block import ActiveRecord, RecordTable, name_index
+from graphmem.domain.keys import normalize_name
+from graphmem.reads.ranking import BM25F, KoreanMorphemes, simple_tokens
+from graphmem.reads.request_reading import name_word_set
+from graphmem.store.protocol import Watermark
+
+__all__ = [
+    "FIELD_WEIGHTS",
+    "RANK_DEPTH",
+    "BlockSnapshot",
+    "index_fields",
+    "record_fields",
+    "snapshot_tokenizer",
+]
+
+FIELD_WEIGHTS = {"body": 1.0, "entity": 2.5, "participant": 2.0}
+RANK_DEPTH = 64  # lines kept from the ranking before identity filters and the gate
+
+
+def snapshot_tokenizer(
+    records: RecordTable, tokenizer: Tokenizer | str
+) -> Callable[[str], list[str]]:
+    """How a snapshot's index reads text: Kiwi morphemes with every stored name as a
+    user word, or plain words with Hangul bigrams."""
+    if tokenizer == "morphemes":
+        names = {s for facts in records.facts for s, _, _ in facts}
+        names.update(p for ps in records.participants for p in ps)
+        return KoreanMorphemes(sorted(names))
+    return simple_tokens
+
+
+def _field_values(
+    text: str, facts: tuple[tuple[str, str, str], ...], participants: tuple[str, ...]
+) -> dict[str, str]:
+    """A record's BM25F fields: its text, its facts' subjects, its participants."""
+    return {
+        "body": text,
+        "entity": " ".join(dict.fromkeys(s for s, _, _ in facts)),
+        "participant": " ".join(participants),
+    }
+
+
+def index_fields(records: RecordTable) -> Iterator[dict[str, str]]:
+    """Each record's BM25F fields, read from the columns."""
+    for row in zip(records.texts, records.facts, records.participants, strict=True):
+        yield _field_values(*row)
+
+
+def record_fields(r: ActiveRecord) -> dict[str, str]:
+    return _field_values(r.text, r.facts, r.participants)
+
+
+@dataclass(frozen=True)
+class BlockSnapshot:
+    """An immutable view of a namespace's active records with its indexes."""
+
+    records: RecordTable
+    index: BM25F
+    entities: tuple[str, ...]
+    comention: Mapping[str, Mapping[str, float]]
+    last_seen: Mapping[str, str]
+    watermark: Mapping[str, int]
+    built_at: float
+    names: Mapping[str, Sequence[str]]
+    by_subject: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    # Everyone memory has heard of (subjects, speakers, participants) by the names they
+    # may be called, and the records each one is in: the reading gate's identity step.
+    people: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    by_person: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    person_names: frozenset[str] = frozenset()  # normalized full names
+    person_words: frozenset[str] = frozenset()  # the words they are made of
+    positions: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
+
+    _texts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def person_text(self, person: str) -> str:
+        """Everything said in the records a person is in, case-folded: where the reading
+        gate looks for a cue that tells namesakes apart. Built on first use (only
+        namesakes need it), a bounded number kept."""
+        key = normalize_name(person)
+        text = self._texts.get(key)
+        if text is None:
+            texts = self.records.texts
+            text = "\n".join(texts[i].casefold() for i in self.by_person.get(key, ()))
+            if len(self._texts) >= 4096:
+                self._texts.clear()
+            self._texts[key] = text
+        return text
+
+    def rank(
+        self, request: str, partner: str, pool: Sequence[ActiveRecord] | None = None
+    ) -> list[tuple[ActiveRecord, float]]:
+        """BM25F with the partner's name added to the query; the pool defaults to the
+        whole snapshot, a fresh pool is scored with the snapshot's statistics."""
+        query = f"{request} {partner}"
+        # Identity filtering may drop lines, so keep a generous head of the ranking.
+        if pool is None:
+            return [
+                (self.records[i], s) for i, s in self.index.top(query, RANK_DEPTH, self.positions)
+            ]
+        scored = [(self.index.score_fields(query, record_fields(r)), r) for r in pool]
+        top = heapq.nlargest(
+            RANK_DEPTH, [(s, r) for s, r in scored if s > 0], key=lambda sr: (sr[0], sr[1].pos)
+        )
+        return [(r, s) for s, r in top]
+
+    @classmethod
+    def build(
+        cls,
+        rows: Iterable[ActiveRecord] | RecordTable,
+        watermark: Watermark,
+        tokenizer: Tokenizer = "morphemes",
+        index: BM25F | None = None,
+    ) -> BlockSnapshot:
+        """The snapshot of ``rows``; ``index`` is their BM25F index when a child process
+        built it already."""
+        records = rows if isinstance(rows, RecordTable) else RecordTable(rows)
+        if index is None:
+            index = BM25F(
+                list(index_fields(records)),
+                FIELD_WEIGHTS,
+                tokenize=snapshot_tokenizer(records, tokenizer),
+            )
+        comention: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        last_seen: dict[str, str] = {}
+        entities: dict[str, None] = {}
+        by_subject: dict[str, list[int]] = defaultdict(list)
+        by_person: dict[str, list[int]] = defaultdict(list)
+        people: dict[str, None] = {}
+        for i, (facts, parts, observed, speaker) in enumerate(
+            zip(
+                records.facts, records.participants, records.observed, records.speakers, strict=True
+            )
+        ):
+            subjects = dict.fromkeys(s for s, _, _ in facts)
+            for e in subjects:
+                entities[e] = None
+                en = normalize_name(e)
+                if observed and observed > last_seen.get(en, ""):
+                    last_seen[en] = observed
+                for p in parts:
+                    comention[normalize_name(p)][en] += 1.0
+                by_subject[en].append(i)
+            for p in {*subjects, *parts, *((speaker,) if speaker else ())}:
+                people[p] = None
+                by_person[normalize_name(p)].append(i)
+        # Tuples, not lists, everywhere a snapshot keeps many: the collector skips them.
+        people_index = {k: tuple(v) for k, v in name_index(people).items()}
+        snap = cls(
+            records,
+            index,
+            tuple(entities),
+            {k: dict(v) for k, v in comention.items()},
+            last_seen,
+            dict(watermark),
+            time.time(),
+            {k: tuple(v) for k, v in name_index(entities).items()},
+            {k: tuple(v) for k, v in by_subject.items()},
+            people_index,
+            {k: tuple(v) for k, v in by_person.items()},
+            frozenset(normalize_name(p) for p in people),
+            name_word_set(people_index),
+            np.asarray(records.pos, dtype=np.int64),
+        )
+        # Namesakes' texts are where the reading gate looks for a cue: read them here, off
+        # the request path (a first request about a namesake took 3-4 ms doing it).
+        for same_name in people_index.values():
+            if 1 < len(same_name) <= 16:
+                for person in same_name:
+                    snap.person_text(person)
+        return snap
