@@ -683,6 +683,18 @@ def answer(
 
 
 # -- the service -------------------------------------------------------------------------
+def _require_server(command: str) -> None:
+    """The service and the MCP server are an extra; say how to get them."""
+    import importlib.util
+
+    missing = [m for m in ("fastapi", "uvicorn", "mcp") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise click.ClickException(
+            f"{command} needs the service's packages ({', '.join(missing)} missing): "
+            "pip install 'graphmem[server]'"
+        )
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True)
@@ -725,6 +737,7 @@ def serve(
       GRAPHMEM_API_KEYS='{"dev-key-0001": "*"}' graphmem serve --port 8000 --extractor chat
       GRAPHMEM_API_KEYS='{"dev-key-0001": "*"}' graphmem serve --workers 2
     """
+    _require_server("graphmem serve")
     import uvicorn
 
     from graphmem.service import create_app
@@ -772,12 +785,13 @@ def mcp(
 
     The tools: remember, evidence, memory_block, why, history, revoke, resolve, erase,
     audit; "why" is also a resource. Over HTTP, `graphmem serve` offers the same tools at
-    /mcp/{namespace} with API keys. Needs the [mcp] extra.
+    /mcp/{namespace} with API keys. Needs the [server] extra.
 
     \b
     Example:
       graphmem -n alice mcp --extractor chat
     """
+    _require_server("graphmem mcp")
     from graphmem.service.mcp import serve_stdio
 
     settings = _service_settings(ctx, **_memory_overrides(extractor, ollama_url, ollama_model))
