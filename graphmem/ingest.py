@@ -56,6 +56,8 @@ class IngestPipeline:
         extractor: Extractor | None,
         soft_keys: SoftKeyMatcher | None = None,
         record_key: bytes = b"graphmem",
+        *,
+        on_names: Callable[[set[str]], None] | None = None,
     ) -> None:
         self.store = store
         self.record_key = record_key  # keys the ids of records sent without one
@@ -65,7 +67,7 @@ class IngestPipeline:
         self.extractor = extractor
         self.soft_keys = soft_keys
         # Told the names of every version written (the cross-script index adds them).
-        self.on_names: Callable[[set[str]], None] | None = None
+        self.on_names = on_names
 
     def record_uid(self, record_id: str) -> str:
         return f"{self.ns}/{record_id}"

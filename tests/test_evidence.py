@@ -12,10 +12,17 @@ from hypothesis import strategies as st
 from graphmem import Fact, InvalidInputError, Memory, Record
 from graphmem.domain.evidence import EvidenceRecord as ER
 from graphmem.domain.evidence import render
-from graphmem_bench import controls  # noqa: F401  (registers the baseline controls)
+from graphmem.reads.refreshing import Refreshing
+from graphmem_bench.controls import baselines
 from graphmem_bench.scoring import answer_in_text, normalize_answer
 
 pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def memory(connect, namespace):
+    """A Memory given the benchmark's baseline controls besides ``cmc``."""
+    return connect(namespace, evidence_controls=baselines())
 
 
 def _facts(memory, rows):
@@ -148,12 +155,29 @@ def test_every_control_runs_with_the_same_renderer(memory):
             memory.evidence("weekly meeting", control=control)
 
 
+def test_controls_are_given_to_a_memory_not_registered_globally(connect, namespace, memory):
+    _facts(memory, MEETING)
+    plain = connect(namespace)  # the same namespace, no controls given: cmc only
+    assert plain.evidence("weekly meeting").control == "cmc"
+    with pytest.raises(InvalidInputError, match=r"unknown control 'prior_refresh'.*'cmc'"):
+        plain.evidence("weekly meeting", control="prior_refresh")
+    assert memory.evidence("weekly meeting", control="prior_refresh").control == "prior_refresh"
+    with pytest.raises(ValueError, match="cmc"):
+        connect(namespace, evidence_controls={"cmc": lambda r, q, h, b: None})
+    with pytest.raises(ValueError, match="letters"):
+        connect(namespace, evidence_controls={"no spaces": lambda r, q, h, b: None})
+
+
 def test_embedding_controls_over_ollamas_protocol(connect, namespace):
     from graphmem.llm.ollama import OllamaClient
     from graphmem.llm.testserver import OllamaTestServer
 
     with OllamaTestServer([]) as server:
-        memory = connect(namespace, embedder=OllamaClient(server.url, embed_model="e"))
+        memory = connect(
+            namespace,
+            embedder=OllamaClient(server.url, embed_model="e"),
+            evidence_controls=baselines(),
+        )
         _facts(memory, MEETING)
         memory.ingest([Record("Lunch is at noon.", id="x", pos=50, observed_at="2026-01-09")])
         q = "What floor is the weekly meeting on?"
@@ -170,7 +194,11 @@ def test_turns_pruned_drops_the_earlier_of_two_conflicting_turns(connect, namesp
     from graphmem.llm.testserver import OllamaTestServer
 
     server = OllamaTestServer([]).__enter__()
-    memory = connect(namespace, embedder=OllamaClient(server.url, embed_model="e"))
+    memory = connect(
+        namespace,
+        embedder=OllamaClient(server.url, embed_model="e"),
+        evidence_controls=baselines(),
+    )
     memory.ingest(
         [
             Record(
@@ -408,21 +436,19 @@ def test_short_common_korean_nouns_are_not_linked_to_names(memory):
 
 
 def test_an_old_name_index_keeps_serving_while_it_is_rebuilt(connect, namespace, monkeypatch):
-    from graphmem.reads import evidence as evidence_module
-
     reader, writer = connect(namespace), connect(namespace)  # two processes, in effect
     try:
         reader.remember("Clayton Kershaw", "team", "Los Angeles Dodgers", record_id="ck")
         assert reader.evidence("클레이튼 커쇼는 어느 팀이야?").anchors == ["Clayton Kershaw"]
         writer.remember("Hideo Kojima", "employer", "Konami", record_id="hk")  # not seen
         old = reader._evidence.linker()
-        monkeypatch.setattr(evidence_module, "LINKER_TTL", 0.0)
+        monkeypatch.setattr(reader._evidence._linker, "ttl", 0.0)
         # expired: the question is answered from the old index, a rebuild starts aside
         assert reader.evidence("고지마 히데오는 어디서 일해?").anchors == []
         reader.remember("Shohei Ohtani", "team", "Los Angeles Dodgers", record_id="so")
         for thread in [t for t in threading.enumerate() if t.name.startswith("graphmem-")]:
             thread.join(timeout=30)
-        monkeypatch.setattr(evidence_module, "LINKER_TTL", 300.0)
+        monkeypatch.setattr(reader._evidence._linker, "ttl", 300.0)
         assert reader._evidence.linker() is not old
         assert reader.evidence("고지마 히데오는 어디서 일해?").anchors == ["Hideo Kojima"]
         # written during the rebuild through this reader: the new index holds it as well
@@ -430,3 +456,60 @@ def test_an_old_name_index_keeps_serving_while_it_is_rebuilt(connect, namespace,
     finally:
         reader.close()
         writer.close()
+
+
+# -- Refreshing: one kept value, rebuilt aside, caught up with this process's writes ------
+def _join_rebuilds() -> None:
+    for thread in [t for t in threading.enumerate() if t.name.startswith("graphmem-")]:
+        thread.join(timeout=30)
+
+
+def test_refreshing_builds_once_and_serves_the_old_value_while_rebuilding():
+    built: list[int] = []
+    gate = threading.Event()
+
+    def build() -> list[str]:
+        if built:
+            gate.wait(timeout=30)  # the rebuild blocks until the test lets it finish
+        built.append(1)
+        return ["store"]
+
+    def catch_up(value: list[str], names: set[str]) -> list[str]:
+        value.extend(sorted(names))  # in place: keeps its age
+        return value
+
+    kept = Refreshing("things", "t-ns", build, catch_up, ttl=300.0)
+    first = kept.get()
+    assert kept.get() is first and len(built) == 1
+    kept.names_added({"a"})
+    assert first == ["store", "a"]
+    kept.ttl = 0.0
+    assert kept.get() is first  # expired: the old value serves, a rebuild starts aside
+    kept.names_added({"b"})  # written during the rebuild
+    gate.set()
+    _join_rebuilds()
+    kept.ttl = 300.0
+    fresh = kept.get()
+    assert fresh is not first and fresh == ["store", "b"]  # the new one holds "b" too
+    assert len(built) == 2
+
+
+def test_refreshing_seeded_value_is_replaced_by_a_catch_up_and_kept_on_failure():
+    calls: list[int] = []
+
+    def build() -> bool:
+        calls.append(1)
+        if len(calls) > 1:
+            raise RuntimeError("store down")
+        return False
+
+    flag = Refreshing("flag", "t-ns", build, lambda v, n: v or "x" in n, ttl=300.0, seed=False)
+    flag.names_added({"x"})  # before any build: the seed caught up stands for it
+    assert flag.get() is True and not calls
+    unseeded = Refreshing("flag", "t-ns", build, lambda v, n: v or "x" in n, ttl=0.0)
+    unseeded.names_added({"x"})  # nothing built and no seed: left to the first build
+    assert unseeded.get() is False and len(calls) == 1
+    assert unseeded.get() is False  # expired: a rebuild starts, fails, the old one stays
+    _join_rebuilds()
+    unseeded.ttl = 300.0
+    assert unseeded.get() is False and len(calls) == 2

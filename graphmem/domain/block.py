@@ -12,8 +12,8 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from datetime import datetime
+from types import MappingProxyType
 from typing import NamedTuple, overload
 
 from graphmem.domain.keys import normalize_name
@@ -157,7 +157,7 @@ class Block:
     the block was served."""
 
     text: str
-    lines: tuple[BlockLine, ...]
+    lines: Sequence[BlockLine]  # kept as a tuple
     abstained: bool = False
     fell_back: bool = False  # the deadline passed: served from the snapshot
     reason: str = ""

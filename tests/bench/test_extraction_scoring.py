@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from graphmem.domain.model import Fact, Intent
-from graphmem_bench.extraction import FIXTURES, fact_matches, load, score_thread
+from graphmem_bench.extraction import fact_matches, load, score_thread
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "extraction"
 
 GOLD = {
     "subject": "Atlas weekly sync",

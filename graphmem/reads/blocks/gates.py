@@ -114,8 +114,8 @@ def compose(
         post = identity_posterior(es, partner, snap.comention, snap.last_seen, now)
         posterior.update(post)
         if identity == "posterior":
-            best = max(post, key=post.get)
-            excluded |= {e for e in es if e != best}
+            chosen = max(post, key=post.__getitem__)
+            excluded |= {e for e in es if e != chosen}
     if not cands and partner:
         posterior[partner] = 1.0
     if identity == "hard":
@@ -250,7 +250,7 @@ def read_gate(
     matches: list[tuple[float, float, ActiveRecord]] = []
     why = "no current line states what the request asks"
     for pos, r in records.items():
-        best = None
+        coverage: float | None = None
         for subj, rel, value in r.facts:
             sn = normalize_name(subj)
             if sn in ex or (asked and sn not in asked):
@@ -260,20 +260,20 @@ def read_gate(
             if vtype == "text" and normalize_name(value) in people_names:
                 vtype = "person"
             m = match_fact(reading, vtype, about(policy, rel, r.text), value)
-            if m.ok and (best is None or m.coverage > best):
-                best = m.coverage
+            if m.ok and (coverage is None or m.coverage > coverage):
+                coverage = m.coverage
             elif not m.ok and m.reason:
                 why = f"no current line answers: {m.reason}"
-        if best is not None:
-            matches.append((best, pool[pos], r))
+        if coverage is not None:
+            matches.append((coverage, pool[pos], r))
     if not matches:
         return Block("", [], abstained=True, reason=why, posterior=dict(posterior))
-    top = max(m[0] for m in matches)
+    best_coverage = max(m[0] for m in matches)
     # Lines that state the asked thing best come first; ties by the ranking, then newest.
     lines = [
         BlockLine(r, s)
         for c, s, r in sorted(matches, key=lambda m: (m[0], m[1], m[2].pos), reverse=True)
-        if c >= top
+        if c >= best_coverage
     ]
     text, kept = render_block(lines[: opts.k], opts.k, opts.max_chars)
     return Block(

@@ -34,9 +34,7 @@ from graphmem.domain.keys import normalize_name
 from graphmem.domain.model import Fact, Intent, Record
 from graphmem.extract.chat.extractor import ChatExtractor
 
-__all__ = ["FIXTURES", "Score", "load", "markdown", "score_extractor"]
-
-FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "extraction"
+__all__ = ["Score", "load", "markdown", "score_extractor"]
 
 _INTENT_KIND = {"set": "state", "update": "state", "correct": "correct", "revoke": "revoke"}
 _PRED_KIND = {
@@ -48,12 +46,14 @@ _PRED_KIND = {
 }
 
 
-def load(lang: str, fixtures: Path = FIXTURES) -> list[dict[str, Any]]:
+def load(lang: str, fixtures: Path) -> list[dict[str, Any]]:
+    """The threads of one language from the frozen corpus folder (``tests/fixtures/
+    extraction`` in graphmem's source tree)."""
     path = fixtures / f"chat_{lang}.jsonl"
     if not path.is_file():
         raise FileNotFoundError(
-            f"{path} is missing: the extraction corpus ships with the source tree "
-            "(tests/fixtures/extraction), run graphmem-bench from a checkout"
+            f"{path} is missing: the extraction corpus ships with graphmem's source tree "
+            "(tests/fixtures/extraction); pass its folder"
         )
     return [
         json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
@@ -288,7 +288,7 @@ def _show(f: Fact) -> str:
 
 
 def score_extractor(
-    langs: Iterable[str] = ("en", "ko"), factory: Factory = chat_factory, fixtures: Path = FIXTURES
+    fixtures: Path, langs: Iterable[str] = ("en", "ko"), factory: Factory = chat_factory
 ) -> dict[tuple[str, str], Score]:
     """Scores per (language, split) and per (language, "all")."""
     out: dict[tuple[str, str], Score] = {}
@@ -302,9 +302,7 @@ def score_extractor(
     return out
 
 
-def throughput(
-    langs: Iterable[str] = ("en", "ko"), repeats: int = 3, fixtures: Path = FIXTURES
-) -> float:
+def throughput(fixtures: Path, langs: Iterable[str] = ("en", "ko"), repeats: int = 3) -> float:
     """Messages per second through ChatExtractor.extract, records built beforehand."""
     threads = [(t, thread_records(t)) for lang in langs for t in load(lang, fixtures)]
     n, t = 0, 0.0

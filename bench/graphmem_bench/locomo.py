@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.domain.evidence import EvidenceRecord, render
-from graphmem.formats import locomo
 from graphmem.memory import Memory
 from graphmem_bench.controls import BM25Index
+from graphmem_bench.formats import locomo
 from graphmem_bench.scoring import percentile
 
 TUNE = ("conv-26", "conv-30", "conv-41", "conv-42", "conv-43")

@@ -31,9 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from graphmem import Fact, LocalNeo4j, Memory, Record
-from graphmem._cypher import cypher
-from graphmem.extract.grammar import GrammarExtractor
-from graphmem.formats.factconsolidation import Row, load_rows, parse_context
+from graphmem._cypher import cypher as product_cypher  # the query timed as is
+from graphmem_bench._cypher import cypher
+from graphmem_bench.extract.grammar import GrammarExtractor
+from graphmem_bench.formats.factconsolidation import Row, load_rows, parse_context
 from graphmem_bench.scoring import answer_in_text, percentile
 from graphmem_bench.serving import free_port
 
@@ -102,7 +103,7 @@ def _anatomy(mem: Memory, row: Row, passes: int) -> dict[str, list[float]]:
 
     from graphmem.store.neo4j.store import _padded_spans
 
-    driver, query = mem.store.driver, cypher("evidence_cmc")
+    driver, query = mem.store.driver, product_cypher("evidence_cmc")
     out: dict[str, list[float]] = {
         "Bolt round trip (RETURN 1)": [],
         "closure, server (available + consumed)": [],

@@ -20,15 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graphmem.extract.grammar import GrammarExtractor
-from graphmem.formats.factconsolidation import load_rows, parse_context
 from graphmem.language.crossscript import CrossScriptLinker
+from graphmem_bench.extract.grammar import GrammarExtractor
+from graphmem_bench.formats.factconsolidation import load_rows, parse_context
 
-__all__ = ["FIXTURE", "Result", "markdown", "run"]
+__all__ = ["Result", "markdown", "run"]
 
-FIXTURE = (
-    Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "hangul_names" / "names.jsonl"
-)
 TUNE_LAST_ID = 300
 
 
@@ -52,14 +49,16 @@ def graph_names(data_dir: str | Path) -> set[str]:
     return names
 
 
-def run(data_dir: str | Path, fixture: Path = FIXTURE) -> Result:
+def run(data_dir: str | Path, fixtures: Path) -> Result:
+    """Link every rendering of ``fixtures/names.jsonl`` (``tests/fixtures/hangul_names`` in
+    graphmem's source tree) against the names of the 262k graph in ``data_dir``."""
     names = graph_names(data_dir)
     t0 = time.perf_counter()
     linker = CrossScriptLinker(names)
     build = time.perf_counter() - t0
     items = [
         json.loads(line)
-        for line in fixture.read_text(encoding="utf-8").splitlines()
+        for line in (fixtures / "names.jsonl").read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
     res = Result(len(linker), build, 0.0)

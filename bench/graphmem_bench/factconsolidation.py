@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.domain.keys import make_key, normalize_relation
-from graphmem.extract.grammar import GrammarExtractor
-from graphmem.formats.factconsolidation import Row, load_rows, parse_context
 from graphmem.memory import Memory
 from graphmem.reads.evidence import EvidenceReader
-from graphmem_bench.controls import bfs, snapshot
-from graphmem_bench.reads import anchors
+from graphmem_bench.controls import bfs, build_snapshot
+from graphmem_bench.extract.grammar import GrammarExtractor
+from graphmem_bench.formats.factconsolidation import Row, load_rows, parse_context
+from graphmem_bench.reads import anchors, named
 from graphmem_bench.scoring import answer_in_text, normalize_answer, percentile
 
 LENGTHS = ("6k", "32k", "64k", "262k")
@@ -85,8 +85,8 @@ def parse_stats(rows: list[Row], extractor: GrammarExtractor) -> list[dict[str, 
 def _audit_question(mem: Memory, question: str, golds: list[str]) -> str:
     """'overwritten' when the gold is only an old value of a key reached from the anchors."""
     reader = EvidenceReader(mem.store, mem.namespace, mem.config.aliases)
-    snap = snapshot(reader)
-    keys = [a.key for a in anchors(mem.store, reader.spans(question))]
+    snap = build_snapshot(mem.store, mem.namespace)
+    keys = [a.key for a in anchors(named(mem.store), reader.spans(question))]
     reached = bfs(keys, snap.out_head, 5)
     reached_keys = {v.key for v in reached}
     norm_golds = {normalize_answer(g) for g in golds}

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from graphmem.domain.model import Fact, Intent, Record
 from graphmem.extract.base import Extraction
-from graphmem.extract.patterns import PatternExtractor, Template
+from graphmem_bench.extract.patterns import PatternExtractor, Template
 
 __all__ = ["RELATION_NAMES", "GrammarExtractor", "load_cloze_templates"]
 

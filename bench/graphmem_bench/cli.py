@@ -2,22 +2,43 @@
 
 Each command measures, prints a Markdown section and, with ``--write``, replaces that
 section of a Markdown file (between ``<!-- name:start -->`` and ``<!-- name:end -->``).
+Data is read from the folders the options name: shared data sets from ``--data``, the
+frozen sets of graphmem's source tree from ``tests/fixtures/...`` under the current
+directory unless an option names another place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
-
-import graphmem_bench.controls  # noqa: F401  (registers the baseline evidence controls)
 
 if TYPE_CHECKING:
     from graphmem.memory import Memory
 
 DATA_DEFAULT = "../shared/data"
+FIXTURES_DEFAULT = "tests/fixtures"  # in a checkout of graphmem, run from its root
+
+
+def _fixture(what: str) -> Callable[[click.Context, click.Parameter, str], Path]:
+    """A click callback: the path, or a clear error naming the option to pass."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: str) -> Path:
+        path = Path(value)
+        if not path.exists():
+            option = param.opts[0] if param.opts else param.name
+            raise click.BadParameter(
+                f"{path} does not exist. {what} ships with graphmem's source tree "
+                f"({FIXTURES_DEFAULT}/...): run from the root of a checkout, or pass "
+                f"{option} with its path.",
+                ctx=ctx,
+                param=param,
+            )
+        return path
+
+    return check
 
 
 @click.group()
@@ -96,9 +117,18 @@ def bench_pmem(ctx: click.Context, cases: int, seed: int, write: str | None) -> 
     default=None,
     help="Write the hop-sweep and latency plots (PNG) here.",
 )
+@click.option(
+    "--korean",
+    "korean",
+    default=f"{FIXTURES_DEFAULT}/factconsolidation_mh_ko.json",
+    show_default=True,
+    type=click.Path(dir_okay=False),
+    callback=_fixture("The translated multi-hop questions (factconsolidation_mh_ko.json)"),
+    help="The 400 multi-hop questions translated into Korean.",
+)
 @click.pass_context
 def bench_factconsolidation(
-    ctx: click.Context, data_dir: str, write: str | None, plot_dir: str | None
+    ctx: click.Context, data_dir: str, write: str | None, plot_dir: str | None, korean: Path
 ) -> None:
     """FactConsolidation: parsing, ingest, answer-in-evidence per control, audit, latency.
 
@@ -108,16 +138,10 @@ def bench_factconsolidation(
     """
     from graphmem_bench import factconsolidation as fc
 
-    fixture = (
-        Path(__file__).resolve().parent.parent
-        / "tests"
-        / "fixtures"
-        / "factconsolidation_mh_ko.json"
-    )
     res = fc.run(
         _memories(ctx.obj["uri"], "fc-schema"),
         data_dir,
-        korean_fixture=fixture,
+        korean_fixture=korean,
         progress=lambda m: click.echo(m, err=True),
     )
     cmd = (
@@ -227,7 +251,16 @@ def bench_tenants(
     default=None,
     help="Also replace the hangul-names section of this Markdown file.",
 )
-def bench_hangul_names(data_dir: str, write: str | None) -> None:
+@click.option(
+    "--fixtures",
+    "fixtures",
+    default=f"{FIXTURES_DEFAULT}/hangul_names",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    callback=_fixture("The held-out Hangul renderings (hangul_names/names.jsonl)"),
+    help="The folder holding the held-out renderings, names.jsonl.",
+)
+def bench_hangul_names(data_dir: str, write: str | None, fixtures: Path) -> None:
     """Cross-script linking: held-out Hangul renderings of FactConsolidation names.
 
     No database: the linker indexes the 262k graph's names in-process.
@@ -238,7 +271,7 @@ def bench_hangul_names(data_dir: str, write: str | None) -> None:
     """
     from graphmem_bench import hangul_names
 
-    res = hangul_names.run(data_dir)
+    res = hangul_names.run(data_dir, fixtures)
     cmd = f"graphmem-bench hangul-names --data {data_dir}" + (f" --write {write}" if write else "")
     _publish(hangul_names.markdown(res, cmd), "hangul-names", write)
 
@@ -414,9 +447,10 @@ def bench_soak(ctx: click.Context, minutes: float, clients: int, write: str | No
 @click.option(
     "--data",
     "data_dir",
-    default="tests/fixtures/block_requests",
+    default=f"{FIXTURES_DEFAULT}/block_requests",
     show_default=True,
-    type=click.Path(exists=True, file_okay=False),
+    type=click.Path(file_okay=False),
+    callback=_fixture("The frozen set of block requests (block_requests/)"),
     help="The frozen set: en.jsonl, ko.jsonl and their BRIEF.md.",
 )
 @click.option(
@@ -435,7 +469,7 @@ def bench_soak(ctx: click.Context, minutes: float, clients: int, write: str | No
 @click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
 @click.pass_context
 def bench_block_requests(
-    ctx: click.Context, data_dir: str, split: str, gates: str, write: str | None
+    ctx: click.Context, data_dir: Path, split: str, gates: str, write: str | None
 ) -> None:
     """Memory blocks for requests worded freshly over facts keyed with caller-chosen
     relation names (the blind set in tests/fixtures/block_requests): clean, answerable
@@ -453,7 +487,7 @@ def bench_block_requests(
         if gate not in ("slot", "reading", "margin", "none"):
             raise click.BadParameter(f"unknown gate {gate!r}")
         results[gate] = br.run(
-            Path(data_dir),
+            data_dir,
             ["en", "ko"],
             split,
             connect,
@@ -536,7 +570,16 @@ def bench_interfaces(ctx: click.Context, requests: int, cli_calls: int, write: s
     default=None,
     help="Write every miss and wrong prediction, per language, here.",
 )
-def bench_extraction(write: str | None, misses_dir: str | None) -> None:
+@click.option(
+    "--fixtures",
+    "fixtures",
+    default=f"{FIXTURES_DEFAULT}/extraction",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    callback=_fixture("The frozen extraction corpus (extraction/chat_en.jsonl, chat_ko.jsonl)"),
+    help="The folder holding the frozen corpus, chat_en.jsonl and chat_ko.jsonl.",
+)
+def bench_extraction(write: str | None, misses_dir: str | None, fixtures: Path) -> None:
     """Chat extraction on the frozen held-out corpus (tests/fixtures/extraction): precision,
     recall and closing the right value per language, misses per category, speed.
 
@@ -547,9 +590,9 @@ def bench_extraction(write: str | None, misses_dir: str | None) -> None:
     from graphmem.extract.slots import SlotRuleExtractor
     from graphmem_bench import extraction as ex
 
-    scores = ex.score_extractor()
-    baseline = ex.score_extractor(factory=lambda t: SlotRuleExtractor(t["participants"]))
-    rate = ex.throughput()
+    scores = ex.score_extractor(fixtures)
+    baseline = ex.score_extractor(fixtures, factory=lambda t: SlotRuleExtractor(t["participants"]))
+    rate = ex.throughput(fixtures)
     cmd = (
         "graphmem-bench extraction"
         + (f" --write {write}" if write else "")
@@ -666,13 +709,17 @@ def bench_workers(
 
 def _memories(uri: str | None, schema_namespace: str) -> Callable[..., Memory]:
     """Start Neo4j and install the schema once, then open namespaces without reinstalling
-    it; ``connect(ns, **overrides)`` takes ``MemoryConfig`` overrides."""
+    it; ``connect(ns, **overrides)`` takes ``MemoryConfig`` overrides. Each Memory gets
+    its own set of the baseline evidence controls."""
     from graphmem.memory import Memory
+    from graphmem_bench.controls import baselines
 
     Memory.connect(uri, schema_namespace).close()
 
-    def connect(ns: str, **overrides: object) -> Memory:
-        return Memory.connect(uri, ns, install_schema=False, **overrides)
+    def connect(ns: str, **overrides: Any) -> Memory:
+        return Memory.connect(
+            uri, ns, install_schema=False, evidence_controls=baselines(), **overrides
+        )
 
     return connect
 

@@ -379,7 +379,7 @@ def locomo_run(
     connect: Connect, data_dir: str | Path, progress: Callable[[str], None]
 ) -> list[dict[str, Any]]:
     """Ten conversations in one store; questions about colliding first names."""
-    from graphmem.formats import locomo
+    from graphmem_bench.formats import locomo
 
     convs = locomo.load_conversations(data_dir)
     names = ("John", "Jon")

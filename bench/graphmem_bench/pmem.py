@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from graphmem.domain.model import Intent, Record
-from graphmem.extract.patterns import PatternExtractor, Template
 from graphmem.memory import Memory
+from graphmem_bench.extract.patterns import PatternExtractor, Template
 
 OBJECTS = {
     "en": [

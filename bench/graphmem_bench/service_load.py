@@ -14,9 +14,9 @@ from typing import Any
 
 import httpx
 
-from graphmem.extract.grammar import GrammarExtractor
-from graphmem.formats.factconsolidation import load_rows, parse_context
 from graphmem.memory import Memory
+from graphmem_bench.extract.grammar import GrammarExtractor
+from graphmem_bench.formats.factconsolidation import load_rows, parse_context
 from graphmem_bench.scoring import percentile
 from graphmem_bench.serving import running_service
 

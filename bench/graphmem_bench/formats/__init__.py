@@ -1,0 +1,1 @@
+"""Readers of the benchmark data sets (FactConsolidation, LoCoMo) into ``Record`` streams."""
