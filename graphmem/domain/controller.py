@@ -244,10 +244,12 @@ class Controller:
             if intent is Intent.CONFIRM and head.status is Status.CONTESTED:
                 return OpKind.RESOLVE, ""
             return OpKind.NOOP, "same value"
+        if _older(ctx.stated_at, head):
+            # Before the contest began, so it cannot settle it: stated history, which a
+            # new head would wrongly supersede forward in time.
+            return OpKind.ACCEPT, "history"
         if intent is Intent.CONFIRM and head.status is Status.CONTESTED:
             return OpKind.RESOLVE, "confirmed a value no source had given"
-        if _older(ctx.stated_at, head):
-            return OpKind.ACCEPT, "history"
         if ctx.authority < head.authority:
             return OpKind.CONTEST, "lower authority than the head"
         if ctx.authority > head.authority:

@@ -85,6 +85,21 @@ def test_contest_then_resolve():
     assert {v.value: v.status for v in state.versions.values()}["drawer"] is Status.CONTRADICTED
 
 
+def test_a_confirmation_stated_before_the_contest_does_not_settle_it():
+    """A new value confirmed with a stated time before the contested head is history:
+    made the head, it would supersede a value stated after it."""
+    h = Harness()
+    h.say("drawer", source="minsu", stated="2000-01-01")
+    h.say("shelf", source="jiyoung")
+    assert h.head() == ("drawer", Status.CONTESTED)
+    kind, state = h.say("desk", Intent.CONFIRM, stated="1999-01-01")
+    assert kind is OpKind.ACCEPT
+    assert h.head() == ("drawer", Status.CONTESTED)
+    assert not state.versions[
+        next(u for u, v in state.versions.items() if v.value == "desk")
+    ].is_head
+
+
 def test_resolve_without_contest_is_not_a_resolve():
     h = Harness()
     h.say("drawer")
