@@ -5,17 +5,25 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
 
 from graphmem._errors import GraphmemError
 from graphmem.config import EXTRACTOR_NAMES
 
+if TYPE_CHECKING:  # the heavy modules load only in the commands that need them
+    from graphmem.local_neo4j import LocalNeo4j
+    from graphmem.memory import Memory
+    from graphmem.service import Settings
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
 DATA_DEFAULT = "../shared/data"
 
 
-def _connect(ctx: click.Context, **kwargs: Any):
+def _connect(ctx: click.Context, **kwargs: Any) -> Memory:
     from graphmem.memory import Memory
 
     return Memory.connect(ctx.obj["uri"], ctx.obj["namespace"], **kwargs)
@@ -46,7 +54,7 @@ _extractor_options = [
 ]
 
 
-def _with_extractor_options(f):
+def _with_extractor_options(f: _F) -> _F:
     for opt in reversed(_extractor_options):
         f = opt(f)
     return f
@@ -59,7 +67,7 @@ def _memory_overrides(
     return {k: v for k, v in given.items() if v is not None}
 
 
-def _service_settings(ctx: click.Context, **overrides: Any):
+def _service_settings(ctx: click.Context, **overrides: Any) -> Settings:
     """``Settings.from_env`` with the CLI's choices; starts the local Neo4j without a URI."""
     from graphmem.service import Settings
 
@@ -122,7 +130,7 @@ def neo4j() -> None:
     """
 
 
-def _server(data_dir: str | None, bolt_port: int, http_port: int, heap: str | None):
+def _server(data_dir: str | None, bolt_port: int, http_port: int, heap: str | None) -> LocalNeo4j:
     from graphmem.local_neo4j import LocalNeo4j
 
     return LocalNeo4j(data_dir, bolt_port=bolt_port, http_port=http_port, heap=heap)
@@ -140,7 +148,7 @@ _server_options = [
 ]
 
 
-def _with_server_options(f):
+def _with_server_options(f: _F) -> _F:
     for opt in reversed(_server_options):
         f = opt(f)
     return f
@@ -202,7 +210,7 @@ def neo4j_stop(data_dir: str | None, bolt_port: int, http_port: int, no_compact:
     click.echo("Stopped Neo4j." if stopped else "No local Neo4j was running.")
 
 
-def _compact(server, *, keep_running: bool) -> None:
+def _compact(server: LocalNeo4j, *, keep_running: bool) -> None:
     report = server.compact(
         lambda step: click.echo(f"  {step}", err=True), keep_running=keep_running
     )
@@ -300,9 +308,10 @@ def ingest(
     """
     from graphmem.formats.jsonl import read_jsonl
 
-    rows, bad = [], 0
+    rows: list[dict[str, Any]] = []
+    bad = 0
     for lineno, obj, error in read_jsonl(path):
-        if error is not None:
+        if obj is None:  # a bad line: read_jsonl says why
             bad += 1
             click.echo(f"line {lineno}: {error}", err=True)
         else:
@@ -490,7 +499,13 @@ def history(ctx: click.Context, subject: str, relation: str, as_json: bool) -> N
     help="valid: what held then; transaction: what memory believed then.",
 )
 @click.pass_context
-def as_of(ctx: click.Context, subject: str, relation: str, at: str, axis: str) -> None:
+def as_of(
+    ctx: click.Context,
+    subject: str,
+    relation: str,
+    at: str,
+    axis: Literal["valid", "transaction"],  # the --axis choices
+) -> None:
     """The value that held at AT (an ISO date or datetime); exit 3 when none did.
 
     \b
@@ -498,7 +513,7 @@ def as_of(ctx: click.Context, subject: str, relation: str, at: str, axis: str) -
       graphmem as-of Minjun "5k personal best" 2026-05-01
     """
     with _connect(ctx, install_schema=False) as mem:
-        value = mem.as_of(subject, relation, at, axis=axis)  # type: ignore[arg-type]
+        value = mem.as_of(subject, relation, at, axis=axis)
     if value is None:
         click.echo("(no value)")
         sys.exit(3)

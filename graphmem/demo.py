@@ -6,12 +6,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from graphmem.memory import Memory
+from graphmem.results import WriteResult
 
 
 def run_demo(mem: Memory, echo: Callable[[str], None] = print) -> None:
     subject, relation = "Minjun", "5k personal best"
 
-    def step(title: str, result) -> None:
+    def step(title: str, result: WriteResult) -> None:
         why = mem.why(subject, relation)
         echo(f"\n== {title}")
         echo(f"   op: {result.op}   now: {why.value!r} ({why.status})")
@@ -63,7 +64,7 @@ def run_demo(mem: Memory, echo: Callable[[str], None] = print) -> None:
         ),
     )
     echo("\n== A moved meeting, in Korean and English")
-    from graphmem.domain.model import Fact, Record
+    from graphmem.domain.model import Fact, Intent, Record
 
     mem.ingest(
         [
@@ -81,7 +82,7 @@ def run_demo(mem: Memory, echo: Callable[[str], None] = print) -> None:
                 id="demo-4",
                 speaker="지영",
                 participants=("김민준",),
-                facts=(Fact("주간 회의", "회의실", "B회의실", "update"),),
+                facts=(Fact("주간 회의", "회의실", "B회의실", Intent.UPDATE),),
             ),
         ]
     )

@@ -17,7 +17,7 @@ from typing import Any
 
 from graphmem._cypher import cypher
 from graphmem.domain.controller import Controller, FactContext, KeyState, Plan
-from graphmem.domain.keys import KEY_SEP, kid_of, make_key
+from graphmem.domain.keys import KEY_SEP, make_key, namespaced_key
 from graphmem.domain.model import Fact, Intent
 from graphmem.results import Explanation
 from graphmem.store.protocol import Store
@@ -47,7 +47,7 @@ def explain(
     key = make_key(subject, relation)
     versions = store.key_versions_detail(ns, key, set_valued=set_valued)
     heads = [v for v in versions if v.get("is_head")]
-    kid = kid_of(ns, key) + (KEY_SEP if set_valued else "")
+    kid = namespaced_key(ns, key) + (KEY_SEP if set_valued else "")
     params = {"kid": kid}
     link = None
     if browser is not None and browser.http_url and not set_valued:

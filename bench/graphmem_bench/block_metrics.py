@@ -1,9 +1,9 @@
-"""Seed 004 §2: per-request memory-block metrics, judged at the block, not the answer.
+"""the block study §2: per-request memory-block metrics, judged at the block, not the answer.
 
 Why score the block: the same correct final answer can come from a clean block, from a
 block that also holds the old value, or from one that also holds a namesake's value; a
 reader that happens to pick the right line hides the last two until the day it does not
-(seed 004 §2: with 5% key noise 18.3% of blocks held a stale value, a 7B reader copied it
+(the block study §2: with 5% key noise 18.3% of blocks held a stale value, a 7B reader copied it
 into 4.2% of answers, a 3B reader into 10.0%). So every metric here looks only at the
 lines the memory layer handed over.
 
@@ -60,7 +60,7 @@ __all__ = [
 
 BLOCK_HEADER = "[Relevant memory]"
 
-# The seed's reference numbers (Deng & Sinchaisri 2026, as retold in seed 004), so a
+# The seed's reference numbers (Deng & Sinchaisri 2026, as retold in the block study), so a
 # report can print them next to ours. Main benchmark: 5 seeds × 240 = 1,200 requests.
 PAPER_ANCHORS: dict[str, float] = {
     # Table 1 — keyed vs unkeyed store, same drafts (§4)

@@ -1,4 +1,4 @@
-"""Runs the personal-memory controlled benchmark (seed 004) and LoCoMo through
+"""Runs the personal-memory controlled benchmark (the block study) and LoCoMo through
 ``Memory.block`` on the real Neo4j, and renders the tables and plots.
 
 Every arm ingests a generated instance into its own namespace and scores each block
@@ -448,7 +448,7 @@ def markdown(res: BlockBench, command: str, seeds: list[int]) -> str:
             out += [
                 "",
                 f"Key noise, **{metric}** (rows: missed merge p; columns: false "
-                "merge q; seed 0, English, posterior identity, no gate)",
+                "merge q; generator seed 0, English, posterior identity, no gate)",
                 "",
                 "| p \\ q | " + " | ".join(str(q) for q in levels) + " |",
                 "|---|" + "---:|" * len(levels),

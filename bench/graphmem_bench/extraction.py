@@ -346,7 +346,8 @@ def markdown(
     if baseline:
         out += [
             "",
-            "Baseline, the slot-rule extractor (seed 004's rules) given every participant's name:",
+            "Baseline, the slot-rule extractor (the block study's rules) given every "
+            "participant's name:",
             "",
             "| language | predicted | precision | recall | closes the right value |",
             "|---|---:|---:|---:|---:|",

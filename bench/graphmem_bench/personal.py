@@ -1,6 +1,7 @@
-"""Seed 004's controlled personal-memory benchmark, as a seeded, deterministic generator.
+"""The controlled personal-memory benchmark of "Stale, Misattributed, or Late", as a seeded,
+deterministic generator.
 
-What it builds (seed 004 §4, §6–§9), in English or Korean template sentences:
+What it builds (the block study §4, §6–§9), in English or Korean template sentences:
 
 - **Revision chains** (default 160): one slot of one person or project, asserted once and
   revised 0–4 times (80% of chains revised). People carry *meeting time*, *meeting room*
@@ -603,7 +604,7 @@ def generate(
     hard_pairs: int = HARD_PAIRS,
     days: int = 120,
 ) -> Instance:
-    """One instance of seed 004's controlled benchmark (see the module docstring).
+    """One instance of the block study's controlled benchmark (see the module docstring).
 
     ``keyed=False`` gives the unkeyed variant: the same texts with ``facts=None``, so a
     store keys nothing (the seed's two stores "receive the same drafts").

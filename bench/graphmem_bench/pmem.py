@@ -1,4 +1,4 @@
-"""P-Mem controlled benchmark, state level (seed 003, ALFWorld-Revision style).
+"""P-Mem controlled benchmark, state level (MoM / P-Mem, ALFWorld-Revision style).
 
 Object-location facts as template sentences, in English and Korean:
 - revision chains: a target object and 4 distractor objects, each moved L times,

@@ -5,7 +5,7 @@ Each size gets its own namespace holding two kinds of records, half each:
 * FactConsolidation-like facts: ``The <relation> of <subject> is <value>.``, keyed, each
   key restated with new values (so most versions are superseded, as in the counterfactual
   edit chains of FactConsolidation);
-* chat records from the personal-memory generator (seed 004): people with namesakes,
+* chat records from the personal-memory generator (the block study): people with namesakes,
   fillers, and the requests a block is measured on.
 
 Measured at each size: ingest rate, ``evidence`` p50/p95 (questions about current facts),
@@ -307,7 +307,7 @@ def markdown(rows: list[dict[str, Any]], command: str) -> str:
     return (
         f"### Scale sweep\n\n`{command}`\n\n"
         "Each size is its own namespace: half FactConsolidation-like keyed facts (each "
-        "key restated), half chat records with namesakes from the seed-004 generator. "
+        "key restated), half chat records with namesakes from the personal-memory generator. "
         "Evidence: questions about current facts. Blocks: the generator's requests, "
         "from the snapshot and fresh from Neo4j (no deadline). *snapshot MB*: resident "
         "memory the first snapshot added to the serving process; *child peak*: the "

@@ -1,4 +1,4 @@
-"""Read path B (seed 004): the memory block for one request, as plain functions.
+"""Read path B (the block study): the memory block for one request, as plain functions.
 
 A block is ``[Relevant memory]`` and at most k lines / 800 characters, each
 ``- (observed date, to PARTNER) text``, built only from the active view. Ranking is
@@ -270,7 +270,7 @@ def identity_posterior(
     now: str,
     temperature: float = 0.5,
 ) -> dict[str, float]:
-    """Seed 004: s(e) = 1[e = P] + share of P's co-mention weight on e
+    """The block study's identity score: s(e) = 1[e = P] + share of P's co-mention weight on e
     + 0.25 * 2^(-age/30 days); posterior = softmax(s / T)."""
     p_norm = normalize_name(partner)
     weights = comention.get(p_norm, {})

@@ -21,8 +21,8 @@ __all__ = [
     "KEY_SEP",
     "Cardinality",
     "RelationRegistry",
-    "kid_of",
     "make_key",
+    "namespaced_key",
     "normalize_name",
     "normalize_relation",
 ]
@@ -63,7 +63,7 @@ def normalize_relation(relation: str) -> str:
     return _SPACE.sub("_", s.strip())
 
 
-def kid_of(ns: str, key: str) -> str:
+def namespaced_key(ns: str, key: str) -> str:
     """A key's id across namespaces (what versions, operations and heads are indexed by)."""
     return f"{ns}/{key}"
 

@@ -9,8 +9,9 @@ with keys only), so values never reach it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from graphmem.domain.keys import RelationRegistry, normalize_relation
 
@@ -79,7 +80,19 @@ KEY_CHECK_SCHEMA = {
 }
 
 
-def llm_key_check(client, timeout: float | None = None) -> KeyOnlyCheck:
+class JsonChat(Protocol):
+    """What the key check asks of a chat model (``graphmem.llm.LLMClient`` fits)."""
+
+    def chat_json(
+        self,
+        messages: list[dict[str, Any]],
+        schema: dict[str, Any],
+        *,
+        timeout: float | None = None,
+    ) -> Mapping[str, object]: ...
+
+
+def llm_key_check(client: JsonChat, timeout: float | None = None) -> KeyOnlyCheck:
     """A key-only check backed by an LLM: it sees the two names, never a value."""
 
     def check(a: str, b: str) -> bool:

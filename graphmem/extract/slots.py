@@ -1,7 +1,8 @@
 """Slot rules: a key only when entity, slot noun and a value of the slot's type all occur.
 
-This is seed 004's rule extractor. A missed key leaves a stale value visible (the user
-can notice); a wrong key silently closes somebody's current value (nobody notices). So
+This is the rule extractor of "Stale, Misattributed, or Late". A missed key leaves a stale
+value visible (the user can notice); a wrong key silently closes somebody's current value
+(nobody notices). So
 the rules never guess: a sentence yields a fact only when it names exactly one
 registered entity, exactly one slot (by its noun) and exactly one value of that slot's
 type. Everything else is ``unresolved`` (the record is kept raw and always shown to the
@@ -16,8 +17,8 @@ reader) or ``no_fact``:
 - no registered entity (a pronoun such as he/she/they/it, 그/그녀/걔, or an unknown
   name) or two registered entities → ``unresolved``.
 
-Value patterns tolerate spacing ("27E 호", "71 만 원"): seed 004's Korean reproduction lost
-most of its recall to a rewriter that inserted spaces. Korean mentions are found with the
+Value patterns tolerate spacing ("27E 호", "71 만 원"): the study's Korean reproduction
+lost most of its recall to a rewriter that inserted spaces. Korean mentions are found with the
 morphological analyzer, so particles and honorifics on a name ("김민준님") do not hide it.
 """
 
@@ -75,7 +76,7 @@ class SlotSpec:
 _MEETING_EN = ("meeting", "standup", "stand-up", "sync")
 _MEETING_KO = ("회의", "미팅", "스탠드업", "싱크")
 
-# Seed 004's six slots. "meeting" announces both the time and the room; the value type
+# The six slots of the block study. "meeting" announces both the time and the room; the value type
 # decides which, and a sentence with both a time and a room stays unresolved.
 DEFAULT_SLOTS: tuple[SlotSpec, ...] = (
     SlotSpec(
@@ -159,7 +160,8 @@ _VALUE_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             # room B, Room 402, conference room 3
             rf"(?<![A-Za-z])(?:(?i:conference|meeting)\s+)?(?i:room|rm\.?)\s*#?{_CODE}"
             r"(?![A-Za-z0-9])",
-            # "in 16C" (seed 004's phrasing); not quarters (Q3) or units/money (4K, 5G, 2M, 3B)
+            # "in 16C" (the block study's phrasing); not quarters (Q3) or units/money (4K, 5G, 2M,
+            # 3B)
             r"(?<=\bin\s)(?!Q\d)(?:\d{1,4}[AC-FHIJLNOP-Z]|[A-Z]-?\d{1,4})(?![A-Za-z0-9])",
             # B회의실, 27E호, 27E 호, 402호실 — not 3호선 (subway line)
             rf"(?<![A-Za-z0-9]){_CODE}\s*(?:호실|호(?!선)|회의실)",
@@ -371,7 +373,7 @@ class SentenceParse:
 
 
 class SlotRuleExtractor:
-    """Seed 004's rule extractor over registered entities and a slot list.
+    """The block study's rule extractor over registered entities and a slot list.
 
     ``entities`` are the names facts may be about; a fact's subject is the registered
     spelling, never the inflected surface ("김민준님" → "김민준"). ``analyzer`` defaults to

@@ -2,7 +2,7 @@
 
 Korean writes case particles, the copula and honorifics onto the word they follow
 ("김민준님에게", "Christian Abbiati가", "\"Sketches by Boz\"의"), so whole-string
-matching misses most mentions (seed 000: 31% of questions anchor; particle-aware 99%)
+matching misses most mentions (most questions, in the CMC benchmark; see BENCHMARKS.md)
 and naive prefix matching finds names inside other names. A registered name counts
 only where it starts a word and is followed by nothing but particles, endings, the
 copula or a title/honorific — which the morphological analysis decides, not a list.
@@ -244,7 +244,7 @@ def _cut_trailing(raw: list[Any], limit: int, removable: Callable[[str, str], bo
     """Where the trailing run of removable tokens (ending at or before ``limit``) starts."""
     cut = limit
     for t in reversed(raw):
-        t_end = t.start + t.len
+        t_end: int = t.start + t.len
         if t.start >= limit:
             continue
         if removable(t.form, str(t.tag)) and t_end <= limit:
@@ -334,7 +334,7 @@ def name_runs(text: str) -> list[tuple[str, int, int, bool]]:
     for ms in morphs:
         while ms and ms[0].tag in ("SSO", "SSC"):
             ms = ms[1:]  # an opening quote or bracket: '"씬 시티"의'
-        head = []
+        head: list[Any] = []
         for i, m in enumerate(ms):
             # "F-22", "AT&T", "O'Brien", "AC/DC": one name (Kiwi tags the joiner SO, SW,
             # SS or SP)

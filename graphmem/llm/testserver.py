@@ -128,6 +128,7 @@ class OllamaTestServer:
     @property
     def url(self) -> str:
         host, port = self._httpd.server_address[:2]
+        assert isinstance(host, str)  # an AF_INET server: a host string, never bytes
         return f"http://{host}:{port}"
 
     def start(self) -> OllamaTestServer:

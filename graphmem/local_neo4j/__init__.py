@@ -20,7 +20,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -257,7 +257,7 @@ class LocalNeo4j:
         pid = self._read_pid()
         if pid is not None:
             self._wait_ready(pid, timeout)
-            return ServerStatus(**{**self.status().to_dict(), "reused": True})
+            return replace(self.status(), reused=True)
         from graphmem.local_neo4j.compact import restore_interrupted
 
         if restore:

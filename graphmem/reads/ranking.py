@@ -44,7 +44,8 @@ def stemmed_tokens(text: str) -> list[str]:
         import Stemmer
 
         stemmer = _STEMMERS.english = Stemmer.Stemmer("english")
-    return stemmer.stemWords(simple_tokens(text))
+    stems: list[str] = stemmer.stemWords(simple_tokens(text))
+    return stems
 
 
 _CONTENT_TAGS = ("NN", "NR", "NP", "SL", "SN", "SH", "XR", "VV", "VA", "MAG")
@@ -177,14 +178,14 @@ class BM25F:
         self._indptr = arrays["indptr"]
         self._df = np.diff(self._indptr)
         self._docs, self._contrib = arrays["docs"], arrays["contrib"]
-        blob = memoryview(np.ascontiguousarray(arrays["terms"]))
+        blob = np.ascontiguousarray(arrays["terms"]).data  # a memoryview of the bytes
         self.vocab = {}
         start = 0
         # A loop, not one dict() call: the thread building it lets readers in.
         for row, end in enumerate(np.asarray(arrays["term_ends"]).tolist()):
             self.vocab[str(blob[start:end], "utf-8")] = row
             start = end
-        self._scratch: list[np.ndarray] = []  # list.pop/append are atomic
+        self._scratch = []  # list.pop/append are atomic
         return self
 
     def _wtf(self, per: Mapping[str, Counter[str]]) -> dict[str, float]:
@@ -242,7 +243,8 @@ class BM25F:
         try:
             for a, z in spans:
                 acc[self._docs[a:z]] += self._contrib[a:z]  # unique ids within a row
-            return acc[ids]
+            summed: np.ndarray = acc[ids]
+            return summed
         finally:
             acc[ids] = 0.0  # clean for the next query, whatever happened
             self._scratch.append(acc)

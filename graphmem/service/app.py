@@ -94,7 +94,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(router)
     # MCP over streamable HTTP, with the same keys and namespaces as the REST routes.
-    app.add_route("/mcp/{namespace}", mcp, include_in_schema=False)
+    # ``mcp`` is an ASGI app, which Route serves as one; add_route's hint names only
+    # request handlers (and FastAPI's add_route also marks its routes changed).
+    app.add_route("/mcp/{namespace}", mcp, include_in_schema=False)  # type: ignore[arg-type]
     return app
 
 

@@ -135,11 +135,14 @@ def build_mcp(service: Service, namespace: str | None = None) -> MCPServer:
         return _run(lambda: call(service.memory(ns)))
 
     server: MCPServer = MCPServer("graphmem", version=__version__, instructions=INSTRUCTIONS)
-    reading = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
+    reading = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
     @server.tool(
         annotations=ToolAnnotations(
-            readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=False,
+            open_world_hint=False,
         )
     )
     def remember(
@@ -271,7 +274,9 @@ def build_mcp(service: Service, namespace: str | None = None) -> MCPServer:
         return {"subject": subject, "relation": relation, "operations": ops}
 
     @server.tool(
-        annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False)
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=True, open_world_hint=False
+        )
     )
     def revoke(
         ctx: Context,
@@ -293,7 +298,9 @@ def build_mcp(service: Service, namespace: str | None = None) -> MCPServer:
         )
 
     @server.tool(
-        annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False)
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=True, open_world_hint=False
+        )
     )
     def resolve(
         ctx: Context,
@@ -312,7 +319,7 @@ def build_mcp(service: Service, namespace: str | None = None) -> MCPServer:
 
     @server.tool(
         annotations=ToolAnnotations(
-            readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False
+            read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
         )
     )
     def erase(

@@ -47,15 +47,16 @@ class ProblemH11Protocol(H11Protocol):
         self.transport.close()
 
 
+# The httptools protocol with the same 400 answer, when httptools is installed.
+_problem_httptools: type | None = None
+
 try:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 except ImportError:  # httptools is not installed: h11 serves
-    HttpToolsProtocol = None
+    pass
+else:
 
-
-if HttpToolsProtocol is not None:
-
-    class ProblemHttpToolsProtocol(HttpToolsProtocol):  # type: ignore[misc,valid-type]
+    class ProblemHttpToolsProtocol(HttpToolsProtocol):
         def send_400_response(self, msg: str) -> None:
             body = _problem_400(msg)
             head = (
@@ -68,7 +69,9 @@ if HttpToolsProtocol is not None:
             self.transport.write(head + body)
             self.transport.close()
 
+    _problem_httptools = ProblemHttpToolsProtocol
+
 
 def http_protocol() -> type:
     """The protocol class the service runs uvicorn with."""
-    return ProblemH11Protocol if HttpToolsProtocol is None else ProblemHttpToolsProtocol
+    return ProblemH11Protocol if _problem_httptools is None else _problem_httptools

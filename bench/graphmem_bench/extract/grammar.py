@@ -1,4 +1,4 @@
-"""The grammar adapter: MQuAKE cloze templates as regexes (seed 000, stage 1).
+"""The grammar adapter: MQuAKE cloze templates as regexes (Contract Memory Compiler's first step).
 
 ``cloze_templates.json`` maps Wikidata relation ids to sentences such as
 ``"[X] is located in the country of __"``. Each becomes a full-match regex with a lazy

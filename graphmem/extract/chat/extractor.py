@@ -713,14 +713,14 @@ class ChatExtractor:
         # Keep the longest phrase where event nouns overlap ("book club" over "club").
         out.sort(key=lambda m: (m.start, -len(m.name)))
         kept: list[_Mention] = []
-        for m in out:
+        for mention in out:
             if not any(
-                k.start <= m.start < k.start + len(k.name)
-                and k.head != m.head
-                and m.head in k.name.casefold()
+                k.start <= mention.start < k.start + len(k.name)
+                and k.head != mention.head
+                and mention.head in k.name.casefold()
                 for k in kept
             ):
-                kept.append(m)
+                kept.append(mention)
         return kept
 
     @staticmethod

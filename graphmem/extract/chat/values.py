@@ -851,8 +851,8 @@ def _durations(text: str) -> list[ValueSpan]:
             continue
         u = m.group("u")
         if u.startswith("시간"):
-            minutes = n * 60 + (int(m.group("m")) if m.group("m") else 0)
-            value = f"{_fmt(minutes)} min"
+            total = n * 60 + (int(m.group("m")) if m.group("m") else 0)
+            value = f"{_fmt(total)} min"
         elif u.startswith("분"):
             value = f"{_fmt(n)} min"
         elif u.startswith("일"):

@@ -102,7 +102,7 @@ class _Reader:
     """Sequential reads of one packed string column."""
 
     def __init__(self, cols: dict[str, np.ndarray], name: str) -> None:
-        self.blob = memoryview(np.ascontiguousarray(cols[f"{name}.blob"]))
+        self.blob = np.ascontiguousarray(cols[f"{name}.blob"]).data  # a memoryview
         self.ends = cols[f"{name}.ends"].tolist()
         self.i = 0
         self.start = 0
@@ -305,7 +305,8 @@ class ChildBuilder:
                 raise SnapshotBuildError(f"the snapshot builder stopped: {exc}") from exc
         if not ok:
             raise SnapshotBuildError(payload)
-        return payload
+        built: tuple[dict[str, int], str] = payload
+        return built
 
     @staticmethod
     def _kill(proc: subprocess.Popen[bytes]) -> None:

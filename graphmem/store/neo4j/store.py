@@ -37,7 +37,7 @@ from graphmem._errors import (
 from graphmem.domain.block import ActiveRecord
 from graphmem.domain.controller import KeyState, Plan
 from graphmem.domain.evidence import EvidenceRecord
-from graphmem.domain.keys import KEY_SEP, kid_of, normalize_name
+from graphmem.domain.keys import KEY_SEP, namespaced_key, normalize_name
 from graphmem.domain.model import Status, VersionState
 from graphmem.store.neo4j.schema import install_schema, migrate
 from graphmem.store.protocol import (
@@ -51,7 +51,7 @@ from graphmem.store.protocol import (
 )
 from graphmem.store.sealing import TextSealer
 
-__all__ = ["Neo4jStore", "TxStore", "evidence_record", "kid_of"]
+__all__ = ["Neo4jStore", "TxStore", "evidence_record", "namespaced_key"]
 
 log = logging.getLogger("graphmem.store")
 
@@ -103,7 +103,7 @@ def _version_from_row(row: Mapping[str, Any]) -> VersionState:
 
 
 def _version_props(ns: str, v: VersionState) -> dict[str, Any]:
-    kid = kid_of(ns, v.key)
+    kid = namespaced_key(ns, v.key)
     return {
         "uid": v.uid,
         "ns": ns,
@@ -207,7 +207,7 @@ class _Reads:
         key_list = list(dict.fromkeys(keys))
         states = {k: KeyState(k) for k in key_list}
         for chunk in _chunks(key_list, 20000):
-            rows = self.run("key_versions", {"kids": [kid_of(ns, k) for k in chunk]})
+            rows = self.run("key_versions", {"kids": [namespaced_key(ns, k) for k in chunk]})
             for row in rows:
                 v = _version_from_row(row["v"])
                 states[v.key].versions[v.uid] = v
@@ -410,9 +410,9 @@ class Neo4jStore(_Reads):
     # -- explanations and audits --------------------------------------------------------
     def key_versions_detail(self, ns: str, key: str, *, set_valued: bool) -> list[dict[str, Any]]:
         if set_valued:
-            rows = self.run("why_set", {"prefix": kid_of(ns, key) + KEY_SEP})
+            rows = self.run("why_set", {"prefix": namespaced_key(ns, key) + KEY_SEP})
         else:
-            rows = self.run("why", {"kid": kid_of(ns, key)})
+            rows = self.run("why", {"kid": namespaced_key(ns, key)})
         return [
             {
                 **r["version"],
@@ -425,7 +425,7 @@ class Neo4jStore(_Reads):
 
     def history(self, ns: str, key: str) -> list[dict[str, Any]]:
         out = []
-        for row in self.run("history", {"kid": kid_of(ns, key)}):
+        for row in self.run("history", {"kid": namespaced_key(ns, key)}):
             op = dict(row["op"])
             op["fact"] = json.loads(op["fact"]) if op.get("fact") else None
             if op.get("text") is not None:
@@ -434,7 +434,7 @@ class Neo4jStore(_Reads):
         return out
 
     def value_valid_at(self, ns: str, key: str, at: str) -> str | None:
-        rows = self.run("as_of_valid", {"kid": kid_of(ns, key), "at": at})
+        rows = self.run("as_of_valid", {"kid": namespaced_key(ns, key), "at": at})
         return rows[0]["version"]["value"] if rows else None
 
     def oplog_until(self, ns: str, key: str, at: str) -> list[OpLogEntry]:
@@ -447,7 +447,7 @@ class Neo4jStore(_Reads):
                 json.loads(r["fact"]) if r["fact"] else None,
                 r["record_uid"],
             )
-            for r in self.run("oplog_until", {"kid": kid_of(ns, key), "at": at})
+            for r in self.run("oplog_until", {"kid": namespaced_key(ns, key), "at": at})
         ]
 
     def heads(self, ns: str) -> list[HeadRow]:
@@ -502,7 +502,7 @@ class Neo4jStore(_Reads):
             run("write_evidence", rows=chunk)
         if any(r.get("parse") == "unresolved" for r in evidence):
             run("raw_changed", ns=ns)
-        names = {}
+        names: dict[str, str] = {}
         for v in plan.new_versions.values():
             for name in (v.subject, v.value):
                 names.setdefault(normalize_name(name), name)
@@ -532,7 +532,7 @@ class Neo4jStore(_Reads):
             {
                 "uid": v.uid,
                 "status": str(v.status),
-                "head_of": kid_of(ns, v.key) if v.is_head else None,
+                "head_of": namespaced_key(ns, v.key) if v.is_head else None,
                 "valid_to": v.valid_to,
                 "tx_to": v.tx_to,
             }
@@ -555,7 +555,7 @@ class Neo4jStore(_Reads):
                     "uid": op.uid,
                     "ns": ns,
                     "kind": str(op.kind),
-                    "kid": kid_of(ns, op.key),
+                    "kid": namespaced_key(ns, op.key),
                     "at": op.at,
                     "pos": op.pos,
                     "fact": json.dumps(op.fact, ensure_ascii=False),
@@ -634,7 +634,7 @@ class Neo4jStore(_Reads):
                 {
                     "uid": v.uid,
                     "status": str(v.status),
-                    "head_of": kid_of(ns, v.key) if v.is_head else None,
+                    "head_of": namespaced_key(ns, v.key) if v.is_head else None,
                     "valid_to": v.valid_to,
                     "tx_to": v.tx_to,
                 }
