@@ -150,7 +150,9 @@ class MemoryConfig:
     registry: RelationRegistry = field(default_factory=RelationRegistry)
     preserve_history: bool = True
     extractor: Extractor | str = "none"
-    embedder: Embedder | None = None
+    # Reads block requests (and ranks raw records for evidence) by meaning: "e5" (bundled,
+    # the default), "ollama:<model>", "none", or an Embedder (graphmem.embedding).
+    embedder: Embedder | str | None = "e5"
     soft_keys: SoftKeyMatcher | None = None  # aligns unseen relation names (needs embedder)
     aliases: Mapping[str, str] = field(default_factory=lambda: dict(KOREAN_ALIASES))
     block: BlockOptions = field(default_factory=BlockOptions)
@@ -177,6 +179,19 @@ class MemoryConfig:
             if self.extractor == "llm" and not self.ollama_url:
                 raise InvalidInputError(
                     "extractor 'llm' needs an Ollama URL: set ollama_url (GRAPHMEM_OLLAMA_URL)"
+                )
+        if isinstance(self.embedder, str):
+            name = self.embedder.strip().lower()
+            if name not in ("e5", "none") and not (
+                name.startswith("ollama:") and name[len("ollama:") :].strip()
+            ):
+                raise InvalidInputError(
+                    f"unknown embedder {self.embedder!r}; use e5, none or ollama:<model>"
+                )
+            if name.startswith("ollama:") and not self.ollama_url:
+                raise InvalidInputError(
+                    f"embedder {self.embedder!r} needs an Ollama URL: set ollama_url "
+                    "(GRAPHMEM_OLLAMA_URL)"
                 )
         if not isinstance(self.block, BlockOptions):
             raise InvalidInputError("block must be a BlockOptions")
@@ -215,7 +230,7 @@ class MemoryConfig:
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> MemoryConfig:
         """``NEO4J_URI``, ``NEO4J_USER``/``NEO4J_PASSWORD``, ``NEO4J_DATABASE``,
         ``GRAPHMEM_NEO4J_HTTP``, ``GRAPHMEM_NEO4J_TIMEOUT``, ``GRAPHMEM_RECORD_ID_SECRET``,
-        ``GRAPHMEM_EXTRACTOR`` (none|chat|llm),
+        ``GRAPHMEM_EXTRACTOR`` (none|chat|llm), ``GRAPHMEM_EMBEDDER`` (e5|none|ollama:<model>),
         ``GRAPHMEM_OLLAMA_URL``, ``GRAPHMEM_OLLAMA_MODEL``, ``GRAPHMEM_TIMEZONE``,
         ``GRAPHMEM_SEAL_TEXT`` (1|0), ``GRAPHMEM_KEY_STORE``,
         ``GRAPHMEM_BLOCK_BUILDER`` (auto|process|thread); keyword overrides win."""
@@ -241,6 +256,8 @@ class MemoryConfig:
                 ) from None
         if env.get("GRAPHMEM_EXTRACTOR"):
             values["extractor"] = env["GRAPHMEM_EXTRACTOR"].strip().lower()
+        if env.get("GRAPHMEM_EMBEDDER"):
+            values["embedder"] = env["GRAPHMEM_EMBEDDER"].strip()
         if env.get("GRAPHMEM_OLLAMA_URL"):
             values["ollama_url"] = env["GRAPHMEM_OLLAMA_URL"]
         if env.get("GRAPHMEM_OLLAMA_MODEL"):

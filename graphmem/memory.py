@@ -28,6 +28,7 @@ from graphmem.domain.controller import Controller, Plan
 from graphmem.domain.evidence import Evidence
 from graphmem.domain.keys import RelationRegistry, make_key
 from graphmem.domain.model import (
+    Authority,
     Fact,
     Intent,
     Record,
@@ -36,6 +37,7 @@ from graphmem.domain.model import (
     _iso,
     utc_now_iso,
 )
+from graphmem.embedding import BundledE5, resolve_embedder
 from graphmem.explain import BrowserTarget, believed_at, explain
 from graphmem.ingest import IngestPipeline
 from graphmem.llm.base import LLMClient
@@ -72,12 +74,17 @@ class Memory:
         soft = self.config.soft_keys
         if soft is not None:  # the namespace's own: learned names never cross namespaces
             soft = dataclasses.replace(soft, _known={}, decisions=[])
-        # ``evidence_controls``: ways of choosing records besides ``cmc``, by name.
+        self.embedder = resolve_embedder(
+            self.config.embedder, self.config.ollama_url, self.config.ollama_timeout
+        )
+        # ``evidence_controls``: ways of choosing records besides ``cmc``, by name. Raw
+        # records are ranked by meaning only with an embedder chosen for it: the bundled
+        # CPU model embeds 20-100 passages/s, so a long conversation would wait seconds.
         self._evidence = EvidenceReader(
             store,
             self.namespace,
             self.config.aliases,
-            self.config.embedder,
+            None if isinstance(self.embedder, BundledE5) else self.embedder,
             controls=evidence_controls or {},
         )
         # Names written here reach the cross-script index at once. An erased name stays in
@@ -203,7 +210,7 @@ class Memory:
             id=record_id,
             speaker=speaker,
             source=source,
-            authority=authority,
+            authority=Authority.parse(authority),
             stated_at=stated_at,
             observed_at=observed_at,
             facts=(fact,),
@@ -257,7 +264,7 @@ class Memory:
         record = Record(
             text=text or f"confirmed: {subject} {relation} {value}",
             speaker=speaker,
-            authority=authority,
+            authority=Authority.parse(authority),
             observed_at=utc_now_iso(),
             facts=(fact,),
         )
@@ -366,6 +373,7 @@ class Memory:
                     source=self._snapshot_source(),
                     builder=self.config.block_builder,
                     switch_interval=self.config.block_switch_interval,
+                    embedder=self.embedder,
                 )
                 server.start()
                 self._blocks = server

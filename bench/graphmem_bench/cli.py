@@ -311,7 +311,7 @@ def bench_blocks(
     write: str | None,
     plot_dir: str | None,
 ) -> None:
-    """Memory blocks (seed 004): keyed vs unkeyed, identity, gates, key noise, order,
+    """Memory blocks (the block study): keyed vs unkeyed, identity, gates, key noise, order,
     latency at scale, a load run, and LoCoMo's colliding names.
 
     \b
@@ -445,20 +445,27 @@ def bench_soak(ctx: click.Context, minutes: float, clients: int, write: str | No
 
 @main.command("block-requests")
 @click.option(
-    "--data",
-    "data_dir",
-    default=f"{FIXTURES_DEFAULT}/block_requests",
+    "--fixtures",
+    "fixtures",
+    default=FIXTURES_DEFAULT,
     show_default=True,
     type=click.Path(file_okay=False),
-    callback=_fixture("The frozen set of block requests (block_requests/)"),
-    help="The frozen set: en.jsonl, ko.jsonl and their BRIEF.md.",
+    callback=_fixture("The frozen sets of block requests (block_requests*/)"),
+    help="The folder holding block_requests/ (dev) and block_requests_heldout/.",
 )
 @click.option(
     "--split",
-    type=click.Choice(["dev", "heldout", "all"]),
+    type=click.Choice(["dev", "heldout"]),
     default="heldout",
     show_default=True,
-    help="Worlds 1-10 are the development split.",
+    help="dev: block_requests/ (read while building); heldout: block_requests_heldout/.",
+)
+@click.option(
+    "--mode",
+    "modes",
+    default="keyed,plain",
+    show_default=True,
+    help="How worlds are written, comma-separated: keyed (facts), plain (text only).",
 )
 @click.option(
     "--gates",
@@ -466,14 +473,27 @@ def bench_soak(ctx: click.Context, minutes: float, clients: int, write: str | No
     show_default=True,
     help="Block gates to compare, comma-separated (slot, reading, margin, none).",
 )
+@click.option(
+    "--embedder",
+    default="e5",
+    show_default=True,
+    help="The memory's embedder (MemoryConfig.embedder): e5, none, ollama:<model>.",
+)
 @click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
 @click.pass_context
 def bench_block_requests(
-    ctx: click.Context, data_dir: Path, split: str, gates: str, write: str | None
+    ctx: click.Context,
+    fixtures: Path,
+    split: str,
+    modes: str,
+    gates: str,
+    embedder: str,
+    write: str | None,
 ) -> None:
     """Memory blocks for requests worded freshly over facts keyed with caller-chosen
-    relation names (the blind set in tests/fixtures/block_requests): clean, answerable
-    left empty, empty when nothing answers, misattribution, stale; misses per category.
+    relation names, or written as plain text (the blind sets in tests/fixtures): clean,
+    answerable left empty, empty when nothing answers, misattribution, stale; per
+    category. The held-out split is reported in aggregate and per category only.
 
     \b
     Example:
@@ -481,21 +501,27 @@ def bench_block_requests(
     """
     from graphmem_bench import block_requests as br
 
+    folder = fixtures / ("block_requests" if split == "dev" else "block_requests_heldout")
     connect = _memories(ctx.obj["uri"], "block-requests-schema")
     results = {}
-    for gate in [g.strip() for g in gates.split(",") if g.strip()]:
-        if gate not in ("slot", "reading", "margin", "none"):
-            raise click.BadParameter(f"unknown gate {gate!r}")
-        results[gate] = br.run(
-            data_dir,
-            ["en", "ko"],
-            split,
-            connect,
-            {"gate": gate},
-            progress=lambda m: click.echo(m, err=True),
-        )
-    cmd = f"graphmem-bench block-requests --split {split} --gates {gates}" + (
-        f" --write {write}" if write else ""
+    for mode in [m.strip() for m in modes.split(",") if m.strip()]:
+        if mode not in br.MODES:
+            raise click.BadParameter(f"unknown mode {mode!r}; use {', '.join(br.MODES)}")
+        for gate in [g.strip() for g in gates.split(",") if g.strip()]:
+            if gate not in ("slot", "reading", "margin", "none"):
+                raise click.BadParameter(f"unknown gate {gate!r}")
+            results[f"{mode}, {gate}"] = br.run(
+                folder,
+                ["en", "ko"],
+                split,
+                lambda ns: connect(ns, embedder=embedder),
+                {"gate": gate},
+                progress=lambda m: click.echo(m, err=True),
+                mode=mode,
+            )
+    cmd = (
+        f"graphmem-bench block-requests --split {split} --mode {modes} --gates {gates}"
+        f" --embedder {embedder}" + (f" --write {write}" if write else "")
     )
     _publish(br.markdown_gates(results, cmd), f"block-requests-{split}", write)
 
@@ -717,6 +743,9 @@ def _memories(uri: str | None, schema_namespace: str) -> Callable[..., Memory]:
     Memory.connect(uri, schema_namespace).close()
 
     def connect(ns: str, **overrides: Any) -> Memory:
+        # Benchmarks that do not measure meaning keep the lexical path they were
+        # measured on; those that do pass their embedder.
+        overrides.setdefault("embedder", "none")
         return Memory.connect(
             uri, ns, install_schema=False, evidence_controls=baselines(), **overrides
         )

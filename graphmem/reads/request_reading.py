@@ -26,9 +26,11 @@ __all__ = [
     "AnswerType",
     "FactMatch",
     "RequestReading",
+    "accepts",
     "match_fact",
     "name_word_set",
     "read_request",
+    "text_types",
     "value_type",
 ]
 
@@ -315,6 +317,29 @@ def value_type(value: str, declared: str | None = None) -> AnswerType:
     return kind if length >= 0.3 * size else "text"
 
 
+def text_types(text: str) -> frozenset[AnswerType]:
+    """The value types a plain-text record states somewhere in it: a time, a date, an
+    amount... A place, a person or a thing has no form to recognise, so every record may
+    state one."""
+    kinds = {_KIND[sp.kind] for sp in find_values(text) if sp.kind in _KIND}
+    if _WEEKDAY.search(text):
+        kinds.add("date")
+    if "time" in kinds and "date" in kinds:
+        kinds.add("datetime")
+    return frozenset(kinds | {"text", "place", "person"})
+
+
+def accepts(reading: RequestReading, types: frozenset[AnswerType]) -> bool:
+    """Whether a value of one of ``types`` answers what the request asks (any, when it
+    asks for no type)."""
+    if not reading.asked:
+        return True
+    accepted = set().union(*(_ACCEPTS.get(t, {t}) for t in reading.asked))
+    return bool(accepted & types) and not (
+        types <= {"text", "place", "person"} and not (accepted & {"place", "person", "text"})
+    )
+
+
 # What each asked type accepts: an unrecognized value ("Blue Bottle on 5th", "Jieun")
 # may be a place, a person or a thing, never a time or an amount.
 _ACCEPTS = {
@@ -334,6 +359,9 @@ class FactMatch:
     ok: bool
     coverage: float  # share of the topic found in what memory says about the fact
     reason: str = ""
+    # The fact's value is of an asked type (and names any number asked): only its topic
+    # is left to decide, by words (``ok``) or by meaning.
+    typed: bool = False
 
 
 def _found(word: str, text: str, words: frozenset[str]) -> bool:
@@ -388,10 +416,13 @@ def match_fact(
             return FactMatch(False, 0.0, f"says nothing of {missing[0]!r}")
     if not reading.topic:
         return FactMatch(
-            bool(reading.asked), 0.0, "" if reading.asked else "asks nothing memory states"
+            bool(reading.asked),
+            0.0,
+            "" if reading.asked else "asks nothing memory states",
+            typed=bool(reading.asked),
         )
     hits = sum(_found(w, text, words) for w in reading.topic)
     coverage = hits / len(reading.topic)
     if hits == 0 or coverage < MIN_COVERAGE:
-        return FactMatch(False, coverage, "about something else")
-    return FactMatch(True, coverage)
+        return FactMatch(False, coverage, "about something else", typed=True)
+    return FactMatch(True, coverage, typed=True)

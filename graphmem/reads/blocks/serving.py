@@ -24,8 +24,10 @@ from dataclasses import replace
 from graphmem.config import Builder, Tokenizer
 from graphmem.domain.block import Block
 from graphmem.domain.keys import RelationRegistry
+from graphmem.embedding import VectorCache
 from graphmem.extract.slots import DEFAULT_SLOTS, SlotSpec
 from graphmem.language.text import HANGUL_SYLLABLE
+from graphmem.llm.base import Embedder
 from graphmem.reads.blocks.child import (
     ChildBuilder,
     SnapshotBuildError,
@@ -71,6 +73,7 @@ class BlockServer:
         source: SnapshotSource | None = None,
         builder: Builder = "auto",
         switch_interval: float | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         """``source`` lets a child process read the namespace (``builder``: ``process``
         always builds there, ``auto`` once a build takes longer than
@@ -80,13 +83,16 @@ class BlockServer:
         waiting on a deadline then gets the GIL back promptly while the publisher or the
         fresh worker runs Python (the default 5 ms would let either hold it past the
         deadline). It changes every thread of the process, so it is the caller's choice
-        (the service makes it)."""
+        (the service makes it). ``embedder`` reads requests by meaning (each text is
+        embedded once per process)."""
         self.store = store
         self.source = source
         self.builder = builder
         self._child: ChildBuilder | None = None
         self.ns = namespace
-        self.policy = GatePolicy.of(registry, slots)
+        self.policy = GatePolicy.of(
+            registry, slots, VectorCache(embedder) if embedder is not None else None
+        )
         self.switch_interval = switch_interval
         self.tokenizer = tokenizer
         self.poll_interval = poll_interval
