@@ -8,7 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphmem.reads.request_reading import match_fact, read_request, value_type
+from graphmem.reads.request_reading import (
+    match_fact,
+    read_request,
+    relation_types,
+    value_type,
+)
 
 
 @pytest.mark.parametrize(
@@ -86,3 +91,27 @@ def test_a_fact_answers_only_its_type_and_topic() -> None:
 def test_reading_never_raises(text: str) -> None:
     r = read_request(text, ["minjun"])
     assert isinstance(r.topic, tuple)
+
+
+def test_a_relation_name_says_what_its_values_are():
+    assert relation_types("rehearsal spot") == {"place"}
+    assert relation_types("guest_count") == {"quantity"}
+    assert relation_types("회의 장소") == {"place"}
+    assert relation_types("수강료") == {"money"}
+    assert relation_types("컷 수") == {"quantity"}
+    # Not heads: a name, an e-mail, a professor; nothing at all.
+    assert relation_types("dog's name") == set()
+    assert relation_types("이메일") == set()
+    assert relation_types("담당 교수") == set()
+    assert relation_types("") == set()
+
+
+def test_a_place_named_by_its_relation_answers_where():
+    """ "Hughes 302" has no form of a place, but its relation, a meeting room, says so."""
+    reading = read_request("which room is the lab meeting in?")
+    value = "Hughes 302"
+    plain = match_fact(reading, value_type(value), "lab meeting room", value)
+    named = match_fact(
+        reading, value_type(value), "lab meeting room", value, relation_types("lab meeting room")
+    )
+    assert not plain.ok and named.ok

@@ -526,6 +526,74 @@ def bench_block_requests(
     _publish(br.markdown_gates(results, cmd), f"block-requests-{split}", write)
 
 
+@main.command("namesakes")
+@click.option("--people", default=10_000, show_default=True, type=click.IntRange(10, 1_000_000))
+@click.option(
+    "--given", default=10, show_default=True, type=click.IntRange(1, 10), help="Given names."
+)
+@click.option(
+    "--records",
+    "sizes",
+    default="20000,100000",
+    show_default=True,
+    help="Records per run, comma-separated.",
+)
+@click.option("--requests", default=300, show_default=True, type=click.IntRange(1, 100_000))
+@click.option(
+    "--embedder",
+    "embedders",
+    default="none,e5",
+    show_default=True,
+    help="Embedders to run with, comma-separated (MemoryConfig.embedder).",
+)
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
+@click.pass_context
+def bench_namesakes(
+    ctx: click.Context,
+    people: int,
+    given: int,
+    sizes: str,
+    requests: int,
+    embedders: str,
+    write: str | None,
+) -> None:
+    """Blocks asked with the partner's given name among a thousand namesakes: empty
+    blocks, the partner's current value, a namesake's lines, and block p50/p99 beside the
+    embedder's own latency.
+
+    \b
+    Example:
+      graphmem-bench namesakes --people 10000 --records 100000 --write BENCHMARKS.md
+    """
+    from graphmem_bench import namesakes
+
+    connect = _memories(ctx.obj["uri"], "namesakes-schema")
+    results = []
+    try:
+        counts = [int(x) for x in sizes.split(",") if x.strip()]
+    except ValueError:
+        raise click.BadParameter(f"--records takes numbers, got {sizes!r}") from None
+    for size in counts:
+        for emb in [e.strip() for e in embedders.split(",") if e.strip()]:
+            click.echo(f"{size:,} records, embedder {emb}", err=True)
+            results.append(
+                namesakes.run(
+                    connect,
+                    people=people,
+                    given=given,
+                    records=size,
+                    requests=requests,
+                    embedder=emb,
+                    progress=lambda m: click.echo(m, err=True),
+                )
+            )
+    cmd = (
+        f"graphmem-bench namesakes --people {people} --given {given} --records {sizes}"
+        f" --requests {requests} --embedder {embedders}" + (f" --write {write}" if write else "")
+    )
+    _publish(namesakes.markdown(results, cmd), "namesakes", write)
+
+
 @main.command("erase-disk")
 @click.option(
     "--sizes", default="1000,20000", show_default=True, help="Records per run, comma-separated."

@@ -30,6 +30,7 @@ __all__ = [
     "match_fact",
     "name_word_set",
     "read_request",
+    "relation_types",
     "text_types",
     "value_type",
 ]
@@ -317,6 +318,45 @@ def value_type(value: str, declared: str | None = None) -> AnswerType:
     return kind if length >= 0.3 * size else "text"
 
 
+# The head word of a relation name a developer chose says what its values are: a
+# "rehearsal spot" holds a place even when its value ("Kofi's basement") has no form to
+# recognise, a "guest count" a quantity. English heads are the last word; Korean ones the
+# name's ending (마감일, 수강료, 컷 수).
+_HEAD_WORDS: tuple[tuple[AnswerType, str], ...] = (
+    ("place", "address location place spot venue room office site where hall building city"),
+    ("time", "time hours"),
+    ("date", "date day deadline due birthday until"),
+    ("money", "price cost fee rate budget wage salary deposit quote pay charge fare rent"),
+    ("quantity", "count number size amount headcount total capacity height"),
+    ("duration", "length duration period"),
+)
+_HEAD_TYPES: dict[str, AnswerType] = {w: t for t, ws in _HEAD_WORDS for w in ws.split()}
+_KOREAN_HEAD_ENDINGS: tuple[tuple[AnswerType, str], ...] = (
+    ("place", "장소 위치 주소 곳 호실"),
+    ("time", "시간 시각"),
+    ("date", "날짜 일 마감 요일 일정 예정"),
+    ("money", "비 료 금 가격 비용 페이 한도 단가 시급 일당 월세"),
+    ("quantity", "수 인원 높이 양 개수"),
+    ("duration", "기간 길이"),
+)
+_KOREAN_HEAD_TYPES = tuple((h, t) for t, hs in _KOREAN_HEAD_ENDINGS for h in hs.split())
+# Words that end like a head but are not one: 이메일 is no date, 교수 no count.
+_KOREAN_NOT_HEADS = ("메일", "교수", "선수", "가수")
+
+
+def relation_types(relation: str) -> frozenset[AnswerType]:
+    """The value types a relation's name says its values have (empty: it says none)."""
+    words = [w for w in re.split(r"[\s_]+", relation.strip().lower()) if w]
+    if not words:
+        return frozenset()
+    last = words[-1]
+    if not has_hangul(last):
+        return frozenset({_HEAD_TYPES[last]}) if last in _HEAD_TYPES else frozenset()
+    if last.endswith(_KOREAN_NOT_HEADS):
+        return frozenset()
+    return frozenset(t for h, t in _KOREAN_HEAD_TYPES if last.endswith(h))
+
+
 def text_types(text: str) -> frozenset[AnswerType]:
     """The value types a plain-text record states somewhere in it: a time, a date, an
     amount... A place, a person or a thing has no form to recognise, so every record may
@@ -396,10 +436,15 @@ _NAMEISH = re.compile(r"^(?:[A-Z][a-z'’.-]+(?:\s+[A-Z][a-z'’.-]+){0,2}|[가-
 
 
 def match_fact(
-    reading: RequestReading, vtype: AnswerType, about: str, value: str = ""
+    reading: RequestReading,
+    vtype: AnswerType,
+    about: str,
+    value: str = "",
+    named: frozenset[AnswerType] = frozenset(),
 ) -> FactMatch:
     """Whether a fact of type ``vtype`` answers the reading; ``about`` is what memory says
-    about the fact (relation name, its synonyms, the record's text)."""
+    about the fact (relation name, its synonyms, the record's text); ``named``, the types
+    its relation's name says (``relation_types``)."""
     if reading.task:
         return FactMatch(False, 0.0, "a task for the assistant, not a question to memory")
     accepted = set().union(*(_ACCEPTS.get(t, {t}) for t in reading.asked))
@@ -407,7 +452,7 @@ def match_fact(
         accepted.add("text")  # "하루 두 번 40g씩"
     if vtype == "text" and "person" in reading.asked and _NAMEISH.match(value.strip()):
         accepted.add("text")  # "Jake Morrison", "권준영"
-    if reading.asked and vtype not in accepted:
+    if reading.asked and vtype not in accepted and not (named & accepted):
         return FactMatch(False, 0.0, f"asks for a {'/'.join(sorted(reading.asked))}")
     text, words = _description(about)
     if not reading.change:

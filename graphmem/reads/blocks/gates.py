@@ -37,6 +37,7 @@ from graphmem.reads.request_reading import (
     accepts,
     match_fact,
     read_request,
+    relation_types,
     text_types,
     value_type,
 )
@@ -225,6 +226,8 @@ WORD_WEIGHT = 0.05
 PLAIN_FLOOR = 0.82
 # Plain records: two that say the same thing this closely are one topic (the newer wins).
 SAME_TOPIC = 0.9
+# ... when its closeness to the request is within this of the best one's.
+SAME_TOPIC_SLACK = 0.05
 
 
 def _who_is_asked(
@@ -358,15 +361,21 @@ def _keyed(
         vtype = value_type(value, declared)
         if vtype == "text" and normalize_name(value) in snap.person_names:
             vtype = "person"
-        m = match_fact(reading, vtype, about(policy, rel, r.text), value)
+        named = frozenset() if declared else relation_types(rel)
+        m = match_fact(reading, vtype, about(policy, rel, r.text), value, named)
         matches.append(m)
         if not m.ok and not m.typed and m.reason:
             why = f"no current line answers: {m.reason}"
-    closeness = _closeness(
-        policy,
-        req.request,
-        [f"{subj} {about(policy, rel, '')}: {value}" for _r, subj, rel, value in facts],
-        [r.text for r, *_ in facts],
+    # Where words decide (a line of the asked type on the asked topic), no embedding.
+    closeness = (
+        []
+        if any(m.ok for m in matches)
+        else _closeness(
+            policy,
+            req.request,
+            [f"{subj} {about(policy, rel, '')}: {value}" for _r, subj, rel, value in facts],
+            [r.text for r, *_ in facts],
+        )
     )
     chosen: list[tuple[float, float, int, ActiveRecord]] = []
     typed = [i for i, m in enumerate(matches) if m.typed or (m.ok and not reading.asked)]
@@ -455,7 +464,7 @@ def _plain_text(
         for score, i in scored:
             if (
                 same[i] >= SAME_TOPIC
-                and score >= best_score - 0.05
+                and score >= best_score - SAME_TOPIC_SLACK
                 and typed[i].pos > typed[pick].pos
             ):
                 pick = i
