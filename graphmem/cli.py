@@ -262,6 +262,20 @@ def neo4j_status(data_dir: str | None, bolt_port: int, http_port: int, as_json: 
         sys.exit(3)
 
 
+@neo4j.command("schema")
+def neo4j_schema() -> None:
+    """Print graphmem's constraints and indexes as Cypher (what connecting installs),
+    for an auditor to read or run in Neo4j Browser.
+
+    \b
+    Example:
+      graphmem neo4j schema > schema.cypher
+    """
+    from graphmem.store.neo4j.schema import schema_cypher
+
+    click.echo(schema_cypher(), nl=False)
+
+
 # -- the main job ----------------------------------------------------------------------
 @main.command()
 @click.pass_context

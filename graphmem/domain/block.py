@@ -218,12 +218,13 @@ def name_parts(full_name: str) -> set[str]:
 
 
 def name_index(entities: Iterable[str]) -> dict[str, list[str]]:
-    """Every part a person may be called by -> the entities that have it."""
-    by_part: dict[str, list[str]] = {}
+    """Every part a person may be called by -> the entities that have it, sorted."""
+    by_part: dict[str, set[str]] = {}
     for e in entities:
         for p in name_parts(e):
-            by_part.setdefault(p, []).append(e)
-    return by_part
+            by_part.setdefault(p, set()).add(e)
+    # Sorted once here, not per request: a given name may be shared by a thousand people.
+    return {p: sorted(es) for p, es in by_part.items()}
 
 
 def mention_candidates(
@@ -232,7 +233,7 @@ def mention_candidates(
     """For each mention in the request, the stored entities it could mean.
 
     A full name matches only itself; a given name matches every entity that has it.
-    ``entities`` may be a prebuilt ``name_index``.
+    ``entities`` may be a prebuilt ``name_index`` (its lists sorted and distinct).
     """
     by_part = entities if isinstance(entities, Mapping) else name_index(entities)
     out: dict[str, list[str]] = {}
@@ -248,7 +249,7 @@ def mention_candidates(
             if v in by_part:
                 if any(v in k.split() for k in out):  # already part of a full-name match
                     break
-                out[v] = sorted(set(by_part[v]))
+                out[v] = list(by_part[v])
                 break
     return out
 

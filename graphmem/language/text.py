@@ -152,6 +152,8 @@ KOREAN_TITLES: tuple[str, ...] = (
 def strip_korean_title(name: str) -> str:
     """'김민준님' → '김민준', '박 팀장님' → '박'. Only when a Hangul name stays behind."""
     s = name.strip()
+    if not s or not is_hangul_syllable(s[-1]):  # every title ends in Hangul
+        return s
     if s in KOREAN_TITLES:  # the title alone is what the person is called
         return s
     for title in KOREAN_TITLES:
@@ -172,6 +174,8 @@ def particle_stems(token: str, *, min_stem: int = 2, first_only: bool = False) -
     a replacement: '이가' may be a name. ``first_only`` keeps the longest particle's stem.
     """
     out: list[str] = []
+    if not token or not is_hangul_syllable(token[-1]):  # every particle ends in Hangul
+        return out
     for particle in KOREAN_PARTICLES:  # longest first
         if token.endswith(particle) and len(token) - len(particle) >= min_stem:
             out.append(token[: -len(particle)])

@@ -294,7 +294,6 @@ def test_every_hot_query_is_profiled():
         )
     }
     untested -= set(HOT) | {
-        "schema",
         "fulltext_index",
         "tenant_indexes",
         "await_indexes",

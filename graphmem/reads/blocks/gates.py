@@ -125,8 +125,9 @@ def compose(
     cands = mention_candidates(request, snap.names)
     posterior: dict[str, float] = {}
     excluded: set[str] = set()
+    as_stored = snap.stored_name.get(p_norm)
     for _mention, es in cands.items():
-        mine = [e for e in es if normalize_name(e) == p_norm]
+        mine = [as_stored] if as_stored is not None and as_stored in es else []
         if len(es) == 1 or mine:
             # A name the partner bears means the partner (the reading gate reads cues).
             chosen = (mine or es)[0]
@@ -242,14 +243,14 @@ def _who_is_asked(
     points at a namesake ("Minjun from finance"); other namesakes are told apart by a cue
     (a word found only in one namesake's records), else by the identity posterior."""
     asked: set[str] = set()
-    partner = normalize_name(req.partner)
+    as_stored = snap.stored_name.get(normalize_name(req.partner))
     for es in mention_candidates(req.request, snap.people).values():
         if len(es) > 1:
             cue: dict[str, int] = {}
             if len(es) <= 16:  # cues are read for a few namesakes, not for a thousand
                 cue = {e: sum(w in snap.person_text(e) for w in topic) for e in es}
             top = max(cue.values(), default=0)
-            mine = [e for e in es if normalize_name(e) == partner]
+            mine = [as_stored] if as_stored is not None and as_stored in es else []
             if top and list(cue.values()).count(top) == 1:
                 chosen = max(cue, key=cue.__getitem__)
                 if mine and cue.get(mine[0], 0) == top:

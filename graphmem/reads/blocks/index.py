@@ -88,6 +88,9 @@ class BlockSnapshot:
     person_names: frozenset[str] = frozenset()  # normalized full names
     person_words: frozenset[str] = frozenset()  # the words they are made of
     positions: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
+    # Each normalized name -> the name as stored: the partner is found among a thousand
+    # namesakes without normalizing each.
+    stored_name: Mapping[str, str] = field(default_factory=dict)
 
     _texts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
@@ -179,6 +182,7 @@ class BlockSnapshot:
             frozenset(normalize_name(p) for p in people),
             name_word_set(people_index),
             np.asarray(records.pos, dtype=np.int64),
+            {normalize_name(p): p for p in [*entities, *people]},
         )
         # Namesakes' texts are where the reading gate looks for a cue: read them here, off
         # the request path (a first request about a namesake took 3-4 ms doing it).

@@ -1,7 +1,8 @@
-"""The graph's labels, constraints and indexes, declared with neomodel.
+"""The graph's labels, constraints and indexes, declared once, with neomodel.
 
-``cypher/schema.cypher`` mirrors these declarations for auditors; a test checks that the
-two agree. The hot paths do not use neomodel objects: they run the files in ``cypher/``.
+``schema_cypher()`` writes the same declarations out as Cypher for auditors
+(``graphmem neo4j schema``). The hot paths do not use neomodel objects: they run the
+files in ``cypher/``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from neomodel import (
     get_config,
 )
 
-__all__ = ["SCHEMA_NODES", "install_schema", "migrate"]
+__all__ = ["SCHEMA_NODES", "install_schema", "migrate", "schema_cypher"]
 
 
 class Evidence(StructuredNode):
@@ -120,6 +121,35 @@ SCHEMA_NODES: tuple[type[StructuredNode], ...] = (
     Namespace,
 )
 MIGRATION_BATCH = 50_000
+
+
+def schema_cypher() -> str:
+    """Every constraint and index ``install_schema`` creates, as Cypher an auditor can
+    read or run (safe twice: IF NOT EXISTS): the neomodel declarations above, in the
+    names neomodel gives them, then the indexes it cannot declare."""
+    from graphmem._cypher import cypher
+
+    lines = [
+        "// graphmem schema, written out from graphmem/store/neo4j/schema.py. Version.head_of",
+        "// holds the key id on the head only: its uniqueness constraint makes 'at most one",
+        "// head per key' a rule Neo4j itself enforces.",
+    ]
+    for cls in SCHEMA_NODES:
+        label = cls.__label__
+        for name, prop in cls.defined_properties(aliases=False, rels=False).items():
+            if prop.unique_index:
+                lines.append(
+                    f"CREATE CONSTRAINT constraint_unique_{label}_{name} IF NOT EXISTS "
+                    f"FOR (n:{label}) REQUIRE n.{name} IS UNIQUE;"
+                )
+            elif prop.index:
+                lines.append(
+                    f"CREATE INDEX index_{label}_{name} IF NOT EXISTS "
+                    f"FOR (n:{label}) ON (n.{name});"
+                )
+    for extra in ("fulltext_index", "tenant_indexes"):
+        lines.append(cypher(extra).strip())
+    return "\n".join(lines) + "\n"
 
 
 def install_schema(driver: Driver, database: str | None = None) -> None:
