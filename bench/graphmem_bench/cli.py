@@ -301,6 +301,12 @@ def bench_hangul_names(data_dir: str, write: str | None, fixtures: Path) -> None
     help="Also replace the memory-block section of this Markdown file.",
 )
 @click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None)
+@click.option(
+    "--embedder",
+    default="none",
+    show_default=True,
+    help="The memories' embedder (MemoryConfig.embedder): none, e5, ollama:<model>.",
+)
 @click.pass_context
 def bench_blocks(
     ctx: click.Context,
@@ -310,6 +316,7 @@ def bench_blocks(
     sizes: str,
     write: str | None,
     plot_dir: str | None,
+    embedder: str,
 ) -> None:
     """Memory blocks (the block study): keyed vs unkeyed, identity, gates, key noise, order,
     latency at scale, a load run, and LoCoMo's colliding names.
@@ -320,7 +327,11 @@ def bench_blocks(
     """
     from graphmem_bench import blocks_run as br
 
-    connect = _memories(ctx.obj["uri"], "blk-schema")
+    memories = _memories(ctx.obj["uri"], "blk-schema")
+
+    def connect(ns: str, **overrides: Any) -> Memory:
+        overrides.setdefault("embedder", embedder)
+        return memories(ns, **overrides)
 
     def say(m: str) -> None:
         click.echo(m, err=True)
@@ -336,6 +347,7 @@ def bench_blocks(
     res.locomo = br.locomo_run(connect, data_dir, say)
     cmd = (
         f"graphmem-bench blocks --seeds {seeds} --langs {langs} --sizes {sizes}"
+        + (f" --embedder {embedder}" if embedder != "none" else "")
         + (f" --write {write}" if write else "")
         + (f" --plots {plot_dir}" if plot_dir else "")
     )
