@@ -12,6 +12,7 @@ from graphmem.reads.request_reading import (
     match_fact,
     read_request,
     relation_types,
+    states_a_change,
     value_type,
 )
 
@@ -115,3 +116,19 @@ def test_a_place_named_by_its_relation_answers_where():
         reading, value_type(value), "lab meeting room", value, relation_types("lab meeting room")
     )
     assert not plain.ok and named.ok
+
+
+@pytest.mark.parametrize(
+    ("text", "changes"),
+    [
+        ("parts delayed, looking like Friday noon now, sorry", True),
+        ("neighbors complained, we're moving rehearsal to Kofi's basement", True),
+        ("changed my mind, japchae instead", True),
+        ("회의 3시로 바뀌었어요", True),
+        ("떡 말고 과일로 할게", True),
+        ("rehearsal Wednesdays 8pm at my garage", False),
+        ("회의는 2시예요", False),
+    ],
+)
+def test_a_message_that_replaces_what_was_said(text, changes):
+    assert states_a_change(text) is changes

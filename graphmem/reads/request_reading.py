@@ -31,6 +31,7 @@ __all__ = [
     "name_word_set",
     "read_request",
     "relation_types",
+    "states_a_change",
     "text_types",
     "value_type",
 ]
@@ -89,6 +90,21 @@ _CHANGE = re.compile(
     r"\bupdat|\bany\s+news\b|\bnow\b|바뀌|바꼈|바꿨|변경|옮|미뤄|미뤘|연기|그대로|아직|여전히|이제",
     re.I,
 )
+
+# A message that replaces what was said before: "moved to", "instead", "looking like
+# Friday now", "바뀌었어요", "대신".
+_REPLACES = re.compile(
+    r"\bmov(?:e|ed|es|ing)\b|\bchang(?:e|ed|ing)\b|\binstead\b|\bnow\b|\bdelay|"
+    r"\bpush(?:ed)?\b|\bresched|\bswitch|\bnot\b.*\banymore\b|\bactually\b|"
+    r"바뀌|바꼈|바꿨|변경|옮|미뤄|미뤘|연기|대신|이제|말고",
+    re.I,
+)
+
+
+def states_a_change(text: str) -> bool:
+    """Whether a message says something replaces what was said before."""
+    return bool(_REPLACES.search(text))
+
 
 _EN_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _KO_WORD = re.compile(r"[가-힣0-9a-z]+")

@@ -38,6 +38,7 @@ from graphmem.reads.request_reading import (
     match_fact,
     read_request,
     relation_types,
+    states_a_change,
     text_types,
     value_type,
 )
@@ -229,6 +230,8 @@ PLAIN_FLOOR = 0.82
 SAME_TOPIC = 0.9
 # ... when its closeness to the request is within this of the best one's.
 SAME_TOPIC_SLACK = 0.05
+# A later message that says it changes something is on the same topic from this close.
+UPDATE_TOPIC = 0.88
 
 
 def _who_is_asked(
@@ -468,5 +471,11 @@ def _plain_text(
                 and score >= best_score - SAME_TOPIC_SLACK
                 and typed[i].pos > typed[pick].pos
             ):
+                pick = i
+        # A later message that says it replaces something, on the same topic, wins even
+        # when worded unlike the request ("parts delayed, looking like Friday noon now").
+        later = vectors @ vectors[pick]
+        for i, r in enumerate(typed):
+            if r.pos > typed[pick].pos and later[i] >= UPDATE_TOPIC and states_a_change(r.text):
                 pick = i
     return _served([BlockLine(typed[pick], best_score)], req, posterior)
