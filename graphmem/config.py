@@ -33,6 +33,7 @@ __all__ = [
     "MemoryConfig",
     "Tokenizer",
     "check_number",
+    "parse_embedder",
 ]
 
 Identity = Literal["posterior", "hard", "participant", "none"]
@@ -67,6 +68,25 @@ def check_number(name: str, value: object, low: float, high: float, integer: boo
 
 def _plain(x: float) -> str:
     return str(x) if isinstance(x, int) else f"{x:g}"
+
+
+def parse_embedder(spec: str, ollama_url: str | None) -> tuple[str, str]:
+    """An embedder's name read: ``("e5" | "none", "")`` or ``("ollama", model)``; anything
+    else is a typed error that says what to write instead."""
+    name = spec.strip()
+    kind = name.lower()
+    if kind in ("e5", "none"):
+        return kind, ""
+    model = name[len("ollama:") :].strip() if kind.startswith("ollama:") else ""
+    if not model:
+        raise InvalidInputError(
+            f"unknown embedder {spec!r}; use e5, none or ollama:<model>, or pass an Embedder"
+        )
+    if not ollama_url:
+        raise InvalidInputError(
+            f"embedder {spec!r} needs an Ollama URL: set ollama_url (GRAPHMEM_OLLAMA_URL)"
+        )
+    return "ollama", model
 
 
 @dataclass(frozen=True)
@@ -181,18 +201,7 @@ class MemoryConfig:
                     "extractor 'llm' needs an Ollama URL: set ollama_url (GRAPHMEM_OLLAMA_URL)"
                 )
         if isinstance(self.embedder, str):
-            name = self.embedder.strip().lower()
-            if name not in ("e5", "none") and not (
-                name.startswith("ollama:") and name[len("ollama:") :].strip()
-            ):
-                raise InvalidInputError(
-                    f"unknown embedder {self.embedder!r}; use e5, none or ollama:<model>"
-                )
-            if name.startswith("ollama:") and not self.ollama_url:
-                raise InvalidInputError(
-                    f"embedder {self.embedder!r} needs an Ollama URL: set ollama_url "
-                    "(GRAPHMEM_OLLAMA_URL)"
-                )
+            parse_embedder(self.embedder, self.ollama_url)
         if not isinstance(self.block, BlockOptions):
             raise InvalidInputError("block must be a BlockOptions")
         if not isinstance(self.registry, RelationRegistry):

@@ -24,7 +24,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from graphmem._errors import InvalidInputError
+from graphmem.config import parse_embedder
 from graphmem.llm.base import Embedder
 
 __all__ = [
@@ -112,23 +112,15 @@ def resolve_embedder(
     """The embedder ``spec`` names (see the module's text); ``None`` means none."""
     if spec is None or not isinstance(spec, str):
         return spec
-    name = spec.strip()
-    if name.lower() == "none":
+    kind, model = parse_embedder(spec, ollama_url)
+    if kind == "none":
         return None
-    if name.lower() == "e5":
+    if kind == "e5":
         return _bundled_e5()
-    if name.lower().startswith("ollama:") and name[len("ollama:") :].strip():
-        if not ollama_url:
-            raise InvalidInputError(
-                f"embedder {name!r} needs an Ollama URL: set ollama_url (GRAPHMEM_OLLAMA_URL)"
-            )
-        from graphmem.llm.ollama import OllamaClient
+    from graphmem.llm.ollama import OllamaClient
 
-        model = name[len("ollama:") :].strip()
-        return OllamaClient(ollama_url, embed_model=model, timeout=timeout)
-    raise InvalidInputError(
-        f"unknown embedder {spec!r}; use one of {', '.join(EMBEDDER_NAMES)} or an Embedder"
-    )
+    assert ollama_url  # parse_embedder refused an Ollama model without one
+    return OllamaClient(ollama_url, embed_model=model, timeout=timeout)
 
 
 def embedder_name(embedder: Embedder) -> str:
@@ -140,7 +132,7 @@ def embedder_name(embedder: Embedder) -> str:
 
 
 class VectorCache:
-    """Vectors of texts already embedded, by model and text, least recently used out.
+    """Vectors of texts already embedded, by model and text; the oldest go first when full.
 
     A block snapshot is rebuilt after every write; its texts mostly are not new, so each
     text is embedded once per process.

@@ -10,7 +10,7 @@ against. No thread, no Neo4j: a snapshot built from records is all a test needs.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from graphmem._errors import InvalidInputError
@@ -108,6 +108,11 @@ class GatePolicy:
         return cls(registry or RelationRegistry(), nouns, meaning)
 
 
+def _the_partner(as_stored: str | None, namesakes: Sequence[str]) -> list[str]:
+    """The partner (their name as stored), when among the namesakes a mention may mean."""
+    return [as_stored] if as_stored is not None and as_stored in namesakes else []
+
+
 def compose(
     snap: BlockSnapshot,
     req: BlockRequest,
@@ -128,7 +133,7 @@ def compose(
     excluded: set[str] = set()
     as_stored = snap.stored_name.get(p_norm)
     for _mention, es in cands.items():
-        mine = [as_stored] if as_stored is not None and as_stored in es else []
+        mine = _the_partner(as_stored, es)
         if len(es) == 1 or mine:
             # A name the partner bears means the partner (the reading gate reads cues).
             chosen = (mine or es)[0]
@@ -253,7 +258,7 @@ def _who_is_asked(
             if len(es) <= 16:  # cues are read for a few namesakes, not for a thousand
                 cue = {e: sum(w in snap.person_text(e) for w in topic) for e in es}
             top = max(cue.values(), default=0)
-            mine = [as_stored] if as_stored is not None and as_stored in es else []
+            mine = _the_partner(as_stored, es)
             if top and list(cue.values()).count(top) == 1:
                 chosen = max(cue, key=cue.__getitem__)
                 if mine and cue.get(mine[0], 0) == top:
