@@ -7,10 +7,11 @@ nothing stored answers (the room when only the time is known, another kind of me
 a person nobody stored, a request that is not about memory) or when a human could not
 tell which of two namesakes is meant.
 
-Two sets, each written blind: ``block_requests`` (30 worlds per language) is the
-development split, read while building request reading; ``block_requests_heldout`` (22
-worlds per language, other scenarios and people) is held out and reported in aggregate
-and per category only. Each world is written into its own namespace, in date order —
+Three sets, each written blind, on other scenarios and people: ``block_requests`` (30
+worlds per language) and ``block_requests_round2`` (22, held out until round 3 was
+frozen) are development splits, read while building request reading;
+``block_requests_heldout`` (round 3, 22 worlds per language) is held out and reported in
+aggregate and per category only. Each world is written into its own namespace, in date order —
 *keyed*: facts as records carrying their fact (a replacing fact as an update), chats as
 raw records; *plain*: every message as plain text, nothing keyed (what a new user with
 the default extractor writes) — then every request asks ``Memory.block`` with its

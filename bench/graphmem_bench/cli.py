@@ -455,6 +455,15 @@ def bench_soak(ctx: click.Context, minutes: float, clients: int, write: str | No
     _publish(soak.markdown(res, cmd), "soak", write)
 
 
+# The blind sets of block requests, by split: written in rounds, each held out until the
+# next round's set was frozen.
+SPLITS = {
+    "dev": "block_requests",
+    "round2": "block_requests_round2",
+    "heldout": "block_requests_heldout",
+}
+
+
 @main.command("block-requests")
 @click.option(
     "--fixtures",
@@ -463,14 +472,15 @@ def bench_soak(ctx: click.Context, minutes: float, clients: int, write: str | No
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/ (dev) and block_requests_heldout/.",
+    help="The folder holding block_requests/, block_requests_round2/ and block_requests_heldout/.",
 )
 @click.option(
     "--split",
-    type=click.Choice(["dev", "heldout"]),
+    type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev: block_requests/ (read while building); heldout: block_requests_heldout/.",
+    help="dev: block_requests/ and round2: block_requests_round2/ (both read while "
+    "building); heldout: block_requests_heldout/ (round 3, never read).",
 )
 @click.option(
     "--mode",
@@ -513,7 +523,7 @@ def bench_block_requests(
     """
     from graphmem_bench import block_requests as br
 
-    folder = fixtures / ("block_requests" if split == "dev" else "block_requests_heldout")
+    folder = fixtures / SPLITS[split]
     connect = _memories(ctx.obj["uri"], "block-requests-schema")
     results = {}
     for mode in [m.strip() for m in modes.split(",") if m.strip()]:
@@ -604,6 +614,37 @@ def bench_namesakes(
         f" --requests {requests} --embedder {embedders}" + (f" --write {write}" if write else "")
     )
     _publish(namesakes.markdown(results, cmd), "namesakes", write)
+
+
+@main.command("vectors")
+@click.option("--records", default=2000, show_default=True, type=click.IntRange(10, 1_000_000))
+@click.option(
+    "--writes",
+    default=20,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="Writes timed until a block serves them by meaning.",
+)
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
+@click.pass_context
+def bench_vectors(ctx: click.Context, records: int, writes: int, write: str | None) -> None:
+    """Vectors kept in Neo4j: ingest with and without the bundled embedder, the time to
+    keep every vector, a restart that re-embeds nothing, and write-to-block by meaning.
+
+    \b
+    Example:
+      graphmem-bench vectors --records 2000 --writes 20 --write BENCHMARKS.md
+    """
+    from graphmem_bench import vectors
+
+    connect = _memories(ctx.obj["uri"], "vectors-schema")
+    res = vectors.run(
+        connect, records=records, writes=writes, progress=lambda m: click.echo(m, err=True)
+    )
+    cmd = f"graphmem-bench vectors --records {records} --writes {writes}" + (
+        f" --write {write}" if write else ""
+    )
+    _publish(vectors.markdown(res, cmd), "vectors", write)
 
 
 @main.command("erase-disk")
