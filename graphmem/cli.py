@@ -451,6 +451,32 @@ def erase(ctx: click.Context, record_id: str, as_json: bool) -> None:
     )
 
 
+@main.command()
+@click.option(
+    "--embedder",
+    default=None,
+    help="The model to embed with: e5 (bundled), ollama:<model>. Default: "
+    "$GRAPHMEM_EMBEDDER, else e5.",
+)
+@click.option("--no-progress", is_flag=True, help="Print no progress bar.")
+@click.pass_context
+def reembed(ctx: click.Context, embedder: str | None, no_progress: bool) -> None:
+    """Re-embed a namespace: forget its vectors and their model, then embed every record
+    and current value with EMBEDDER (to change models, or after a model upgrade).
+
+    \b
+    Example:
+      graphmem -n alice reembed --embedder ollama:bge-m3
+    """
+    from graphmem.config import MemoryConfig
+
+    chosen = embedder or MemoryConfig.from_env().embedder
+    # Connected without an embedder: the namespace may hold another model's vectors.
+    with _connect(ctx, embedder="none") as mem:
+        n = mem.reembed(chosen if isinstance(chosen, str) else None, progress=not no_progress)
+    click.echo(f"re-embedded {n} texts of namespace {ctx.obj['namespace']!r} with {chosen}")
+
+
 # -- reading -------------------------------------------------------------------------------
 @main.command()
 @click.argument("subject")

@@ -173,6 +173,10 @@ class MemoryConfig:
     # Reads block requests (and ranks raw records for evidence) by meaning: "e5" (bundled,
     # the default), "ollama:<model>", "none", or an Embedder (graphmem.embedding).
     embedder: Embedder | str | None = "e5"
+    # Keep the namespace's vectors in Neo4j: a block server reads them at start and embeds
+    # what writes add in the background. Off: texts are embedded when a block needs them,
+    # once per process (a namespace too large to embed now, a read-only replica).
+    keep_vectors: bool = True
     soft_keys: SoftKeyMatcher | None = None  # aligns unseen relation names (needs embedder)
     aliases: Mapping[str, str] = field(default_factory=lambda: dict(KOREAN_ALIASES))
     block: BlockOptions = field(default_factory=BlockOptions)
@@ -241,7 +245,7 @@ class MemoryConfig:
         ``GRAPHMEM_NEO4J_HTTP``, ``GRAPHMEM_NEO4J_TIMEOUT``, ``GRAPHMEM_RECORD_ID_SECRET``,
         ``GRAPHMEM_EXTRACTOR`` (none|chat|llm), ``GRAPHMEM_EMBEDDER`` (e5|none|ollama:<model>),
         ``GRAPHMEM_OLLAMA_URL``, ``GRAPHMEM_OLLAMA_MODEL``, ``GRAPHMEM_TIMEZONE``,
-        ``GRAPHMEM_SEAL_TEXT`` (1|0), ``GRAPHMEM_KEY_STORE``,
+        ``GRAPHMEM_SEAL_TEXT`` (1|0), ``GRAPHMEM_KEY_STORE``, ``GRAPHMEM_KEEP_VECTORS`` (1|0),
         ``GRAPHMEM_BLOCK_BUILDER`` (auto|process|thread); keyword overrides win."""
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}
@@ -280,6 +284,13 @@ class MemoryConfig:
                     f"GRAPHMEM_SEAL_TEXT must be 1 or 0, got {env['GRAPHMEM_SEAL_TEXT']!r}"
                 )
             values["seal_text"] = flag in ("1", "true", "yes")
+        if env.get("GRAPHMEM_KEEP_VECTORS"):
+            flag = env["GRAPHMEM_KEEP_VECTORS"].strip().lower()
+            if flag not in ("1", "0", "true", "false", "yes", "no"):
+                raise InvalidInputError(
+                    f"GRAPHMEM_KEEP_VECTORS must be 1 or 0, got {env['GRAPHMEM_KEEP_VECTORS']!r}"
+                )
+            values["keep_vectors"] = flag in ("1", "true", "yes")
         if env.get("GRAPHMEM_KEY_STORE"):
             values["key_store"] = env["GRAPHMEM_KEY_STORE"]
         if env.get("GRAPHMEM_BLOCK_BUILDER"):

@@ -124,11 +124,13 @@ def resolve_embedder(
 
 
 def embedder_name(embedder: Embedder) -> str:
-    """What a vector made by ``embedder`` records as its model."""
-    if isinstance(embedder, BundledE5):
-        return embedder.name
+    """What a vector made by ``embedder`` records as its model: its ``name`` where it
+    has one (an embedder of your own may say which model it runs)."""
     model = getattr(embedder, "embed_model", None)
-    return f"ollama:{model}" if model else type(embedder).__name__
+    if model and not isinstance(embedder, BundledE5):
+        return f"ollama:{model}"
+    name = getattr(embedder, "name", None)
+    return name if isinstance(name, str) and name else type(embedder).__name__
 
 
 class VectorCache:
@@ -169,6 +171,15 @@ class VectorCache:
             return _normalised(self.embedder.embed(list(texts)))
         return np.stack(out) if out else np.zeros((0, 0), dtype=np.float32)  # type: ignore[arg-type]
 
+    def put(self, texts: Sequence[str], vectors: Vectors) -> None:
+        """Vectors made earlier (persisted ones), one row per text, by this model."""
+        rows = _normalised(vectors)
+        with self._lock:
+            for t, row in zip(texts, rows, strict=True):
+                self._vectors[self._key(t)] = row
+            while len(self._vectors) > self.size:
+                self._vectors.popitem(last=False)
+
     def query(self, text: str) -> Vectors:
         if isinstance(self.embedder, QueryEmbedder):
             vec = [self.embedder.embed_query(text)]
@@ -177,7 +188,7 @@ class VectorCache:
         return _normalised(vec)[0]
 
 
-def _normalised(rows: list[list[float]]) -> Vectors:
+def _normalised(rows: list[list[float]] | Vectors) -> Vectors:
     m = np.asarray(rows, dtype=np.float32)
     if m.ndim != 2:
         raise ValueError("an embedder answered with something other than one vector per text")

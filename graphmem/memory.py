@@ -12,6 +12,7 @@ configured by one ``MemoryConfig``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 import threading
@@ -19,7 +20,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from graphmem._cypher import query_names
-from graphmem._errors import ConflictError, InvalidInputError, NotFoundError
+from graphmem._errors import (
+    ConflictError,
+    InvalidInputError,
+    NotFoundError,
+    StoreUnavailableError,
+)
 from graphmem._names import validate_namespace
 from graphmem._secrets import namespace_key
 from graphmem.config import BlockOptions, MemoryConfig
@@ -37,14 +43,15 @@ from graphmem.domain.model import (
     _iso,
     utc_now_iso,
 )
-from graphmem.embedding import BundledE5, resolve_embedder
+from graphmem.embedding import BundledE5, VectorCache, embedder_name, resolve_embedder
 from graphmem.explain import BrowserTarget, believed_at, explain
 from graphmem.ingest import IngestPipeline
-from graphmem.llm.base import LLMClient
+from graphmem.llm.base import Embedder, LLMClient
 from graphmem.reader import read
 from graphmem.reads.blocks.child import SnapshotSource
 from graphmem.reads.blocks.gates import BlockRequest
 from graphmem.reads.blocks.serving import BlockServer
+from graphmem.reads.blocks.vectors import VectorKeeper, refuse_other_model
 from graphmem.reads.evidence import EvidenceControl, EvidenceReader
 from graphmem.results import Answer, EraseReport, Explanation, IngestReport, WriteResult
 from graphmem.store.protocol import Store, StoreTransaction
@@ -106,6 +113,11 @@ class Memory:
         self._blocks: BlockServer | None = None
         self._blocks_lock = threading.Lock()
         self._released = False
+        if self.embedder is not None:
+            # Vectors of two models in one namespace cannot be compared. With Neo4j away,
+            # the keeper checks again before it embeds anything.
+            with contextlib.suppress(StoreUnavailableError):
+                refuse_other_model(store, self.namespace, embedder_name(self.embedder))
 
     @classmethod
     def connect(
@@ -147,9 +159,13 @@ class Memory:
         else:
             store.migrate()  # data written by earlier versions is brought up to date once
         store.prepare_plans()
-        return cls(
-            store, namespace, cfg, bolt_url=cfg.neo4j_uri, evidence_controls=evidence_controls
-        )
+        try:
+            return cls(
+                store, namespace, cfg, bolt_url=cfg.neo4j_uri, evidence_controls=evidence_controls
+            )
+        except ConflictError:
+            store.close()
+            raise
 
     def release(self) -> None:
         """Stop the threads this Memory started (the block server) and keep the store,
@@ -293,6 +309,35 @@ class Memory:
         removed, rematerialized = self.store.transact(self.namespace, work)
         return EraseReport(record_id, removed, rematerialized)
 
+    def reembed(self, embedder: Embedder | str | None = None, *, progress: bool = False) -> int:
+        """Forget the namespace's vectors and their model, then embed every record and
+        current value with ``embedder`` (a name as in ``MemoryConfig.embedder``; default:
+        this Memory's); how many texts were embedded. To move a namespace to another
+        model, connect with ``embedder="none"``, re-embed with the new one, then connect
+        with it. ``graphmem reembed`` runs this."""
+        chosen = (
+            self.embedder
+            if embedder is None
+            else resolve_embedder(embedder, self.config.ollama_url, self.config.ollama_timeout)
+        )
+        if chosen is None:
+            raise InvalidInputError(
+                "no embedder to re-embed with (embedder='none'): name one, e.g. "
+                "reembed('e5') or graphmem reembed --embedder e5"
+            )
+        with self._blocks_lock:  # its keeper would embed alongside; a later block restarts it
+            if self._blocks is not None:
+                self._blocks.close()
+                self._blocks = None
+        self.store.clear_vectors(self.namespace)
+        keeper = VectorKeeper(self.store, self.namespace, VectorCache(chosen))
+        if not progress:
+            return keeper.embed_missing()
+        from tqdm import tqdm
+
+        with tqdm(unit="text", desc=f"reembed {self.namespace}") as bar:
+            return keeper.embed_missing(progress=bar.update)
+
     def _write_one(self, record: Record, fact: Fact) -> WriteResult:
         self.controller.key_for(fact)  # a bad relation fails before any write
         plan = self._writer.write_batch([record], IngestReport())
@@ -374,6 +419,7 @@ class Memory:
                     builder=self.config.block_builder,
                     switch_interval=self.config.block_switch_interval,
                     embedder=self.embedder,
+                    keep_vectors=self.config.keep_vectors,
                 )
                 server.start()
                 self._blocks = server

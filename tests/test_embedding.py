@@ -4,11 +4,12 @@ and blocks that read requests by meaning with the real bundled model."""
 from __future__ import annotations
 
 import sys
+import time
 
 import numpy as np
 import pytest
 
-from graphmem import Fact, InvalidInputError, MemoryConfig, Record
+from graphmem import ConflictError, Fact, InvalidInputError, MemoryConfig, Record
 from graphmem.embedding import BundledE5, VectorCache, embedder_name, resolve_embedder
 from graphmem.llm import OllamaClient
 from graphmem.llm.testserver import OllamaTestServer
@@ -187,3 +188,97 @@ def test_an_ollama_embedder_is_asked_over_the_protocol(connect, namespace):
         b = memory.block("how much is the trip per head for Zoe?", "Fatima Noor", now="2026-04-03")
         assert server.requests_to("/api/embed"), "no embedding was asked for"
         assert not b.lines or "€640" in b.text, b
+
+
+# -- vectors kept in Neo4j ---------------------------------------------------------------
+class _CountingE5:
+    """The real bundled model, counting the texts it is asked to embed."""
+
+    name = "e5-small"
+
+    def __init__(self) -> None:
+        self.model = BundledE5()
+        self.texts: list[str] = []
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        self.texts += texts
+        return self.model.embed(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.model.embed_query(text)
+
+
+def _stored_vectors(memory) -> list[tuple[list[str], int]]:
+    rows = memory.store.driver.execute_query(
+        "MATCH (n {ns: $ns}) WHERE n.embedding IS NOT NULL "
+        "RETURN labels(n) AS labels, size(n.embedding) AS dims ORDER BY labels",
+        ns=memory.namespace,
+    ).records
+    return [(sorted(r["labels"]), r["dims"]) for r in rows]
+
+
+def _kept(memory) -> None:
+    """Serve one block, so the keeper starts, and wait for it to persist every vector."""
+    memory.block("where's the vet?", "Chloe Martin", now="2026-04-03")
+    assert memory._blocks.vectors.wait_idle(120)
+
+
+@pytest.mark.integration
+def test_vectors_are_persisted_with_their_model_and_read_back_on_restart(connect, namespace):
+    with connect(namespace, embedder="e5") as memory:
+        _clinic(memory)
+        memory.ingest([Record("Greg: I'll bring the carrier", speaker="Greg Martin")])
+        _kept(memory)
+        # Three records and two current values, each with a 384-float vector.
+        assert [d for _, d in _stored_vectors(memory)] == [384] * 5
+        assert memory.store.vector_model(namespace) == "e5-small"
+    counting = _CountingE5()
+    with connect(namespace, embedder=counting) as again:
+        b = again.block("how much is the trip per head for Zoe?", "Fatima Noor", now="2026-04-03")
+        assert "€640" in b.text, b
+        assert again._blocks.vectors.wait_idle(120)
+        assert counting.texts == [], "a restart re-embedded persisted texts"
+        again.remember("Zoe Adams", "cost per person", "€700", text="Zoe: now it's €700 each")
+        deadline = time.time() + 60
+        while not any("€700" in t for t in counting.texts) and time.time() < deadline:
+            again.block("how much per head for Zoe?", "Fatima Noor", now="2026-04-04")
+            again._blocks.vectors.wait_idle(60)
+        # Only what the write added: the new record and the new current value.
+        assert sorted(counting.texts) == [
+            "Zoe Adams cost per person: €700",
+            "Zoe: now it's €700 each",
+        ]
+
+
+@pytest.mark.integration
+def test_another_model_is_refused_until_the_namespace_is_re_embedded(connect, namespace):
+    with connect(namespace, embedder="e5") as memory:
+        _clinic(memory)
+        _kept(memory)
+    with OllamaTestServer() as server:
+        with pytest.raises(ConflictError, match="reembed"):
+            connect(namespace, embedder="ollama:e", ollama_url=server.url)
+        with connect(namespace, embedder="none", ollama_url=server.url) as words_only:
+            assert words_only.reembed("ollama:e") == 4  # two records, two current values
+        with connect(namespace, embedder="ollama:e", ollama_url=server.url) as ollama:
+            assert ollama.store.vector_model(namespace) == "ollama:e"
+            assert len(_stored_vectors(ollama)) == 4
+        with pytest.raises(ConflictError, match="e5-small"):
+            connect(namespace, embedder="e5")
+
+
+@pytest.mark.integration
+def test_erase_takes_the_records_vectors_with_it(connect, namespace):
+    with connect(namespace, embedder="e5") as memory:
+        memory.remember("Chloe Martin", "vet appointment", "Tuesday 4:15pm", record_id="v1")
+        memory.remember("Zoe Adams", "cost per person", "€640", record_id="z1")
+        _kept(memory)
+        assert len(_stored_vectors(memory)) == 4
+        memory.erase("v1")
+        assert len(_stored_vectors(memory)) == 2
+        assert all("€640" not in t.text for t in memory.store.missing_vectors(namespace, 10))
+
+
+def test_reembed_needs_an_embedder(connect, namespace):
+    with connect(namespace, embedder="none") as memory, pytest.raises(InvalidInputError):
+        memory.reembed()

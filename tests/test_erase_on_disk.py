@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -37,6 +38,29 @@ def _files_holding(folder: Path, word: str) -> list[str]:
     )
     assert out.returncode in (0, 1), out.stderr
     return out.stdout.split()
+
+
+def _vector_of(m: Memory, record_id: str) -> list[float]:
+    rows = m.store.driver.execute_query(
+        "MATCH (e:Evidence {ns: $ns, record_id: $id}) RETURN e.embedding AS v",
+        ns=m.namespace,
+        id=record_id,
+    ).records
+    assert rows and rows[0]["v"] is not None, "the record has no vector"
+    return list(rows[0]["v"])
+
+
+def _files_holding_bytes(folder: Path, vector: list[float]) -> list[str]:
+    """Files holding the vector's first eight components as 32-bit floats, either byte
+    order (how Neo4j lays out a float array is its own business)."""
+    patterns = [struct.pack(f"{order}8f", *vector[:8]) for order in "<>"]
+    found = []
+    for path in folder.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            data = path.read_bytes()
+            if any(p in data for p in patterns):
+                found.append(str(path))
+    return found
 
 
 def _graphmem(*args: str) -> subprocess.CompletedProcess[str]:
@@ -79,11 +103,17 @@ def test_erased_text_is_gone_from_the_data_folder_after_stop(server: LocalNeo4j)
         m.revoke(SECRET, "card pin")  # generated revoke evidence names the secret too
         m.ingest([{"id": "s2", "text": f"{SECRET} hides the pin {PIN} under the mat"}])
         m.remember("door", "colour", "red", record_id="keep", text=f"the door is red, said {KEPT}")
+        # Blocks keep vectors of records and values in Neo4j: the erased ones must go too.
+        m.block(f"what's {SECRET}'s pin?", "door")
+        assert m._blocks is not None and m._blocks.vectors is not None
+        assert m._blocks.vectors.wait_idle(120)
+        secret_vector = _vector_of(m, "s2")
         m.erase("s1")
         m.erase("s2")
         assert SECRET not in m.evidence(f"What is {SECRET}'s card pin?").text
     # Neo4j itself keeps the bytes: this is what the test would find without compaction.
     assert _files_holding(server.data_dir, "Zorblaxine")
+    assert _files_holding_bytes(server.data_dir, secret_vector)
 
     stopped = _graphmem("neo4j", "stop", *_cli_server_args(server))
     assert stopped.returncode == 0, stopped.stderr
@@ -91,6 +121,7 @@ def test_erased_text_is_gone_from_the_data_folder_after_stop(server: LocalNeo4j)
     assert not server.status().running
     for word in (SECRET, "Zorblaxine", "Quentworthy", PIN, "73169931"):
         assert _files_holding(server.data_dir, word) == [], word
+    assert _files_holding_bytes(server.data_dir, secret_vector) == []
     assert _files_holding(server.data_dir, KEPT)  # what was kept is still stored
 
     server.start()

@@ -16,7 +16,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import NamedTuple, overload
 
-from graphmem.domain.keys import normalize_name
+from graphmem.domain.keys import normalize_name, normalize_relation
 from graphmem.language.text import is_hangul_syllable, particle_stems, strip_korean_title
 
 __all__ = [
@@ -24,7 +24,9 @@ __all__ = [
     "ActiveRecord",
     "Block",
     "BlockLine",
+    "MeaningText",
     "RecordTable",
+    "fact_line",
     "identity_posterior",
     "mention_candidates",
     "name_index",
@@ -55,6 +57,21 @@ class ActiveRecord(NamedTuple):
     @property
     def entities(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(s for s, _, _ in self.facts))
+
+
+def fact_line(subject: str, relation: str, value: str) -> str:
+    """A current value as one line of text, the way meaning reads it: "Minjun Park
+    sync time: Tuesdays 10:30"."""
+    return f"{subject} {normalize_relation(relation).replace('_', ' ')}: {value}"
+
+
+class MeaningText(NamedTuple):
+    """A text that gets a vector: a record's text (``kind`` "record") or a current
+    value's line (``kind`` "fact"), with the uid of the node that keeps the vector."""
+
+    kind: str
+    uid: str
+    text: str
 
 
 class RecordTable(Sequence[ActiveRecord]):

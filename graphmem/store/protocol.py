@@ -9,11 +9,11 @@ errors: ``StoreUnavailableError`` when the database cannot be reached or fails, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from graphmem.domain.block import ActiveRecord
+from graphmem.domain.block import ActiveRecord, MeaningText
 from graphmem.domain.controller import KeyState, Plan
 from graphmem.domain.evidence import EvidenceRecord
 
@@ -152,6 +152,31 @@ class Store(StoreReads, Protocol):
     def active_view(self, ns: str) -> list[ActiveRecord]: ...
 
     def fresh_candidates(self, ns: str, words: Sequence[str], limit: int) -> list[ActiveRecord]: ...
+
+    # -- meaning: vectors kept with their records and values --------------------------
+    def vector_model(self, ns: str) -> str | None:
+        """The model that made the namespace's vectors; None before the first."""
+        ...
+
+    def claim_vector_model(self, ns: str, model: str) -> str:
+        """Record ``model`` as the namespace's unless one is recorded; the one recorded."""
+        ...
+
+    def missing_vectors(self, ns: str, limit: int) -> list[MeaningText]:
+        """At most ``limit`` records and as many current values that hold no vector."""
+        ...
+
+    def write_vectors(self, ns: str, rows: Sequence[tuple[MeaningText, Sequence[float]]]) -> int:
+        """Persist each text's vector on its node (gone nodes are skipped); how many."""
+        ...
+
+    def stored_vectors(self, ns: str) -> Iterator[tuple[MeaningText, list[float]]]:
+        """Every vector the namespace holds, with what it was made from."""
+        ...
+
+    def clear_vectors(self, ns: str) -> int:
+        """Remove the namespace's vectors and its recorded model; how many were removed."""
+        ...
 
     # -- explanations and audits ------------------------------------------------------
     def key_versions_detail(self, ns: str, key: str, *, set_valued: bool) -> list[dict[str, Any]]:

@@ -156,6 +156,19 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
         "newest_records": {"ns": ns, "before": 2**62, "limit": 256},
         "entity_names": {"ns": ns},
         "has_hangul_names": {"ns": ns},
+        "vectors_model": {"ns": ns},
+        "vectors_claim": {"ns": ns, "model": "e5-small"},
+        "vectors_missing": {"ns": ns, "limit": 256},
+        "vectors_write": {
+            "ns": ns,
+            "rows": [
+                {"kind": "record", "uid": record, "vector": [0.5] * 384},
+                {"kind": "fact", "uid": versions[0], "vector": [0.5] * 384},
+            ],
+        },
+        "vectors_stored": {"ns": ns},
+        "vectors_clear": {"ns": ns, "limit": 10_000},
+        "vectors_forget_model": {"ns": ns},
     }
     for name in (
         "heads",
@@ -272,6 +285,13 @@ HOT = [
     "newest_records",
     "entity_names",
     "has_hangul_names",
+    "vectors_model",
+    "vectors_claim",
+    "vectors_missing",
+    "vectors_write",
+    "vectors_stored",
+    "vectors_clear",
+    "vectors_forget_model",
     "audit_heads",
     "audit_two_heads",
     "audit_contested_keys",

@@ -19,6 +19,7 @@ from graphmem.domain.block import (
     ActiveRecord,
     Block,
     BlockLine,
+    fact_line,
     identity_posterior,
     mention_candidates,
     name_parts,
@@ -382,7 +383,7 @@ def _keyed(
         else _closeness(
             policy,
             req.request,
-            [f"{subj} {about(policy, rel, '')}: {value}" for _r, subj, rel, value in facts],
+            [fact_line(subj, rel, value) for _r, subj, rel, value in facts],
             [r.text for r, *_ in facts],
         )
     )

@@ -43,6 +43,7 @@ from graphmem.reads.blocks.index import (
     BlockSnapshot,
     snapshot_tokenizer,
 )
+from graphmem.reads.blocks.vectors import VectorKeeper
 from graphmem.reads.ranking import BM25F, KoreanMorphemes
 from graphmem.store.protocol import Store
 
@@ -74,6 +75,7 @@ class BlockServer:
         builder: Builder = "auto",
         switch_interval: float | None = None,
         embedder: Embedder | None = None,
+        keep_vectors: bool = True,
     ) -> None:
         """``source`` lets a child process read the namespace (``builder``: ``process``
         always builds there, ``auto`` once a build takes longer than
@@ -84,14 +86,20 @@ class BlockServer:
         fresh worker runs Python (the default 5 ms would let either hold it past the
         deadline). It changes every thread of the process, so it is the caller's choice
         (the service makes it). ``embedder`` reads requests by meaning (each text is
-        embedded once per process)."""
+        embedded once per process); with ``keep_vectors`` the namespace's vectors are
+        read from Neo4j, and those missing embedded and persisted in the background
+        (``VectorKeeper``)."""
         self.store = store
         self.source = source
         self.builder = builder
         self._child: ChildBuilder | None = None
         self.ns = namespace
-        self.policy = GatePolicy.of(
-            registry, slots, VectorCache(embedder) if embedder is not None else None
+        meaning = VectorCache(embedder) if embedder is not None else None
+        self.policy = GatePolicy.of(registry, slots, meaning)
+        self.vectors = (
+            VectorKeeper(store, namespace, meaning)
+            if meaning is not None and keep_vectors
+            else None
         )
         self.switch_interval = switch_interval
         self.tokenizer = tokenizer
@@ -130,6 +138,8 @@ class BlockServer:
             else:
                 snap = BlockSnapshot.build(self.store.active_view(self.ns), mark, self.tokenizer)
             self._snapshot = snap  # the one reference swap readers see
+            if self.vectors is not None:
+                self.vectors.notify()  # new records and values get their vectors
             self._build_seconds = time.perf_counter() - t0
         return snap
 
@@ -163,6 +173,8 @@ class BlockServer:
                 sys.getswitchinterval() > self.switch_interval
             ):
                 sys.setswitchinterval(self.switch_interval)
+            if self.vectors is not None:
+                self.vectors.start()
             self.refresh()
             self._publisher = threading.Thread(
                 target=self._follow, name="graphmem-snapshot", daemon=True
@@ -196,6 +208,8 @@ class BlockServer:
             self._child.close()  # first: a build in progress ends now, not after Neo4j
         if self._publisher is not None:
             self._publisher.join(timeout=30)
+        if self.vectors is not None:
+            self.vectors.close()
         self._fresh.shutdown(wait=True, cancel_futures=True)
 
     @property

@@ -34,7 +34,7 @@ from graphmem._errors import (
     InvalidInputError,
     StoreUnavailableError,
 )
-from graphmem.domain.block import ActiveRecord
+from graphmem.domain.block import ActiveRecord, MeaningText, fact_line
 from graphmem.domain.controller import KeyState, Plan
 from graphmem.domain.evidence import EvidenceRecord
 from graphmem.domain.keys import KEY_SEP, namespaced_key, normalize_name
@@ -406,6 +406,51 @@ class Neo4jStore(_Reads):
         query = _lucene_query(ns, words, self.sealer)
         rows = self.run("fresh_candidates", {"q": query.ljust(PLAN_SIZE), "ns": ns, "limit": limit})
         return [self._active(r) for r in rows]
+
+    # -- meaning: vectors kept with their records and values ----------------------------
+    def vector_model(self, ns: str) -> str | None:
+        rows = self.run("vectors_model", {"ns": ns})
+        return rows[0]["model"] if rows else None
+
+    def claim_vector_model(self, ns: str, model: str) -> str:
+        return str(self._write("vectors_claim", {"ns": ns, "model": model})[0]["model"])
+
+    def missing_vectors(self, ns: str, limit: int) -> list[MeaningText]:
+        rows = self.run("vectors_missing", {"ns": ns, "limit": limit})
+        return [self._meaning_text(r) for r in rows]
+
+    def write_vectors(self, ns: str, rows: Sequence[tuple[MeaningText, Sequence[float]]]) -> int:
+        params = [{"kind": t.kind, "uid": t.uid, "vector": [float(x) for x in v]} for t, v in rows]
+        if not params:
+            return 0
+        return int(self._write("vectors_write", {"ns": ns, "rows": params})[0]["written"])
+
+    def stored_vectors(self, ns: str) -> Iterator[tuple[MeaningText, list[float]]]:
+        for r in self.run("vectors_stored", {"ns": ns}):
+            yield self._meaning_text({**r, "uid": ""}), list(r["vector"])
+
+    def clear_vectors(self, ns: str) -> int:
+        cleared = 0
+        while True:
+            n = int(self._write("vectors_clear", {"ns": ns, "limit": 10_000})[0]["cleared"])
+            cleared += n
+            if n == 0:
+                break
+        self._write("vectors_forget_model", {"ns": ns})
+        return cleared
+
+    def _meaning_text(self, r: Mapping[str, Any]) -> MeaningText:
+        if r["kind"] == "record":
+            return MeaningText("record", r["uid"], self._open(r["text"]))
+        return MeaningText("fact", r["uid"], fact_line(r["subject"], r["relation"], r["value"]))
+
+    def _write(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """A named write outside the namespace's lock (it changes no value)."""
+        with _mapped(f"query {name!r}"):
+            records, _, _ = self.driver.execute_query(
+                cypher(name), dict(params), database_=self.database, routing_="w"
+            )
+            return [r.data() for r in records]
 
     # -- explanations and audits --------------------------------------------------------
     def key_versions_detail(self, ns: str, key: str, *, set_valued: bool) -> list[dict[str, Any]]:

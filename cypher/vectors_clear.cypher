@@ -1,0 +1,16 @@
+// Meaning: forget the namespace's vectors and their model, a batch at a time (re-embed).
+CALL (*) {
+  MATCH (e:Evidence {ns: $ns})
+  USING INDEX SEEK e:Evidence(ns)
+  WHERE e.embedding IS NOT NULL
+  RETURN e AS n
+  LIMIT $limit
+  UNION ALL
+  MATCH (v:Version {ns: $ns})
+  USING INDEX SEEK v:Version(ns)
+  WHERE v.embedding IS NOT NULL
+  RETURN v AS n
+  LIMIT $limit
+}
+REMOVE n.embedding
+RETURN count(n) AS cleared

@@ -1,0 +1,16 @@
+// Meaning: persist vectors (32-bit floats) on their records and values. A node erased
+// meanwhile is simply not found. No namespace lock: a vector changes no value.
+UNWIND $rows AS r
+CALL (r) {
+  OPTIONAL MATCH (e:Evidence {uid: r.uid})
+  WITH e WHERE r.kind = 'record' AND e IS NOT NULL AND e.ns = $ns
+  CALL db.create.setNodeVectorProperty(e, 'embedding', r.vector)
+  RETURN count(*) AS records
+}
+CALL (r) {
+  OPTIONAL MATCH (v:Version {uid: r.uid})
+  WITH v WHERE r.kind = 'fact' AND v IS NOT NULL AND v.ns = $ns
+  CALL db.create.setNodeVectorProperty(v, 'embedding', r.vector)
+  RETURN count(*) AS facts
+}
+RETURN sum(records) + sum(facts) AS written

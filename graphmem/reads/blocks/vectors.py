@@ -1,0 +1,137 @@
+"""Vectors kept with the namespace: computed in batches after writes, persisted in Neo4j.
+
+Each record keeps the vector of its text and each current value the vector of its line
+(``fact_line``), as a ``embedding`` property (32-bit floats); the namespace's node records
+the model (``embedding_model``). A process serving blocks reads them once into its
+``VectorCache``, so a restart re-embeds nothing; the keeper then embeds what writes add,
+in the background. Until a text has its vector, a block that needs it embeds it on the
+spot: a write can be served by meaning as soon as the snapshot holds it.
+
+One model per namespace: vectors of two models are not comparable, so a Memory whose
+embedder is not the recorded one is refused (``graphmem reembed`` starts over).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+import numpy as np
+
+from graphmem._errors import ConflictError, GraphmemError
+from graphmem.embedding import VectorCache
+from graphmem.store.protocol import Store
+
+__all__ = ["VectorKeeper", "refuse_other_model"]
+
+log = logging.getLogger("graphmem")
+
+# Texts embedded per call of the embedder, and per round trip that persists them.
+EMBED_BATCH = 32
+
+
+def refuse_other_model(store: Store, ns: str, model: str) -> None:
+    """Raise ``ConflictError`` when the namespace's vectors come from another model."""
+    recorded = store.vector_model(ns)
+    if recorded is not None and recorded != model:
+        raise ConflictError(
+            f"namespace {ns!r} holds vectors made by {recorded!r}, and this Memory embeds "
+            f"with {model!r}; vectors of two models cannot be compared. Use the same "
+            f"embedder (GRAPHMEM_EMBEDDER), or re-embed the namespace with this one: "
+            f"graphmem -n {ns} reembed --embedder <name>"
+        )
+
+
+class VectorKeeper:
+    """Embeds the namespace's texts that hold no vector and persists their vectors; reads
+    the persisted ones into ``cache``. ``start`` runs it in a thread woken by ``notify``."""
+
+    def __init__(self, store: Store, ns: str, cache: VectorCache) -> None:
+        self.store = store
+        self.ns = ns
+        self.cache = cache
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._thread: threading.Thread | None = None
+        self._refused = False
+
+    def load(self) -> int:
+        """Read the namespace's persisted vectors into the cache; how many."""
+        texts: list[str] = []
+        rows: list[list[float]] = []
+        for text, vector in self.store.stored_vectors(self.ns):
+            texts.append(text.text)
+            rows.append(vector)
+        if rows:
+            self.cache.put(texts, np.asarray(rows, dtype=np.float32))
+        return len(rows)
+
+    def embed_missing(self, progress: Callable[[int], None] | None = None) -> int:
+        """Embed and persist every text of the namespace without a vector; how many.
+        Refuses (``ConflictError``) where the namespace records another model."""
+        recorded = self.store.claim_vector_model(self.ns, self.cache.model)
+        if recorded != self.cache.model:
+            refuse_other_model(self.store, self.ns, self.cache.model)
+        done = 0
+        while not self._stop.is_set():
+            missing = self.store.missing_vectors(self.ns, EMBED_BATCH * 8)
+            if not missing:
+                break
+            for i in range(0, len(missing), EMBED_BATCH):
+                chunk = missing[i : i + EMBED_BATCH]
+                vectors = self.cache.passages([t.text for t in chunk])
+                self.store.write_vectors(self.ns, list(zip(chunk, vectors.tolist(), strict=True)))
+                done += len(chunk)
+                if progress is not None:
+                    progress(len(chunk))
+                if self._stop.is_set():
+                    break
+        return done
+
+    # -- in the background -------------------------------------------------------------
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="graphmem-vectors", daemon=True)
+        self._thread.start()
+        self.notify()
+
+    def notify(self) -> None:
+        """Something was written: embed it when the embedder is free."""
+        self._idle.clear()
+        self._wake.set()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until everything notified so far holds its vector (tests, benchmarks)."""
+        return self._idle.wait(timeout)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+
+    def _run(self) -> None:
+        try:
+            loaded = self.load()
+            log.debug("graphmem: %d vectors of namespace %r read from Neo4j", loaded, self.ns)
+        except Exception:  # the keeper embeds what it could not read
+            log.warning("graphmem: could not read the namespace's vectors", exc_info=True)
+        while not self._stop.is_set():
+            self._wake.wait()
+            self._wake.clear()
+            if self._stop.is_set():
+                break
+            if not self._refused:
+                try:
+                    self.embed_missing()
+                except ConflictError as exc:
+                    self._refused = True  # blocks still read by meaning, embedding on the spot
+                    log.error("graphmem: vectors are not kept: %s", exc)
+                except GraphmemError as exc:  # Neo4j away: the next write tries again
+                    log.warning("graphmem: could not keep vectors now: %s", exc)
+                except Exception:  # an embedder failing must not stop the keeper
+                    log.exception("graphmem: embedding failed; will try again on a write")
+            if not self._wake.is_set():
+                self._idle.set()
