@@ -146,6 +146,40 @@ def test_the_partners_own_given_name_means_the_partner(connect, namespace):
 
 
 @pytest.mark.integration
+def test_the_namesake_the_partner_talks_with_is_the_one_meant(connect, namespace):
+    """Written as plain text, nothing keyed: who talked with whom tells the two Omars
+    apart, and a message that only says "Omar" is neither Omar's alone."""
+    with connect(namespace) as memory:
+
+        def said(text: str, speaker: str, listener: str, day: str) -> Record:
+            return Record(text, speaker=speaker, participants=(speaker, listener), observed_at=day)
+
+        memory.ingest(
+            [
+                said(
+                    "Omar: let's do our check-in at 11pm", "Omar Haddad", "Zoe Park", "2026-03-07"
+                ),
+                said(
+                    "Omar: mentor check-in with you at 9:30pm",
+                    "Omar Siddiqui",
+                    "Felix Braun",
+                    "2026-03-07",
+                ),
+                said(
+                    "did you see Omar's demo? both Omars were great",
+                    "Zoe Park",
+                    "Felix Braun",
+                    "2026-03-08",
+                ),
+            ]
+        )
+        b = memory.block("what time am I checking in with Omar?", "Zoe Park", now="2026-03-09")
+        assert "11pm" in b.text and "9:30" not in b.text, b
+        b = memory.block("omar check in time again?", "Felix Braun", now="2026-03-09")
+        assert "9:30" in b.text and "11pm" not in b.text, b
+
+
+@pytest.mark.integration
 def test_plain_text_serves_the_newest_record_on_the_topic(connect, namespace):
     with connect(namespace) as memory:  # the default extractor: records stay raw
         memory.ingest(

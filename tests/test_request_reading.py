@@ -132,3 +132,11 @@ def test_a_place_named_by_its_relation_answers_where():
 )
 def test_a_message_that_replaces_what_was_said(text, changes):
     assert states_a_change(text) is changes
+
+
+def test_what_time_is_never_answered_by_a_date_alone() -> None:
+    reading = read_request("what time does the comp start?")
+    assert not match_fact(reading, "date", "comp date", "March 14, 2026").ok
+    assert match_fact(reading, "datetime", "comp", "March 14, 9am").ok
+    when = read_request("when does the comp start?")
+    assert match_fact(when, "date", "comp date", "March 14, 2026").ok

@@ -288,11 +288,14 @@ def identity_posterior(
     now: str,
     temperature: float = 0.5,
 ) -> dict[str, float]:
-    """The block study's identity score: s(e) = 1[e = P] + share of P's co-mention weight on e
-    + 0.25 * 2^(-age/30 days); posterior = softmax(s / T)."""
+    """The block study's identity score: s(e) = 1[e = P] + e's share of P's ties to the
+    candidates + 0.25 * 2^(-age/30 days); posterior = softmax(s / T). P's ties are the
+    records P took part in: about e, or with e taking part too."""
     p_norm = normalize_name(partner)
     weights = comention.get(p_norm, {})
-    total = sum(weights.values()) or 1.0
+    # Shares among the candidates: which of the namesakes the partner knows, however
+    # many other people the partner knows too.
+    total = sum(weights.get(normalize_name(e), 0.0) for e in candidates) or 1.0
     scores = {}
     for e in candidates:
         en = normalize_name(e)

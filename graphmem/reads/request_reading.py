@@ -464,6 +464,8 @@ def match_fact(
     if reading.task:
         return FactMatch(False, 0.0, "a task for the assistant, not a question to memory")
     accepted = set().union(*(_ACCEPTS.get(t, {t}) for t in reading.asked))
+    if "time" in reading.asked and "date" not in reading.asked:
+        accepted.discard("date")  # "what time does the comp start?" is no date alone
     if vtype == "text" and "quantity" in reading.asked and _DIGIT.search(value):
         accepted.add("text")  # "하루 두 번 40g씩"
     if vtype == "text" and "person" in reading.asked and _NAMEISH.match(value.strip()):

@@ -47,6 +47,13 @@ def test_posterior_prefers_the_partner_then_who_the_partner_talks_about():
     assert post["Minjun Kim"] > post["Minjun Lee"]
 
 
+def test_the_partners_ties_to_other_people_do_not_blur_which_namesake_they_know():
+    # Jiyoung talks with many people and once about Minjun Lee, never about Minjun Kim.
+    ties = {"jiyoung park": {"minjun lee": 1.0, **{f"friend {i}": 3.0 for i in range(10)}}}
+    post = identity_posterior(["Minjun Kim", "Minjun Lee"], "Jiyoung Park", ties, {}, "2026-05-05")
+    assert post["Minjun Lee"] >= 0.8
+
+
 def test_render_block_respects_lines_and_characters():
     recs = [
         ActiveRecord(i, f"r{i}", "x" * 150, "2026-05-01T00:00:00", ("Ann",), None)

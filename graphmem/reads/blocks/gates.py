@@ -441,7 +441,13 @@ def _plain_text(
     newer record on the same topic replaced. Their records: those they took part in,
     and those of the ranking that name them."""
     found = {snap.records[i] for p in people for i in snap.by_person.get(p, ())}
-    parts = {part for p in people for part in name_parts(p) if len(part) > 1}
+    # A name part a namesake shares ("Omar") names either of them: not theirs alone.
+    parts = {
+        part
+        for p in people
+        for part in name_parts(p)
+        if len(part) > 1 and len(snap.people.get(part, ())) <= 1
+    }
     found |= {r for r, _ in ranked if _names_any(r.text, parts)}
     candidates = sorted(
         (r for r in found if not ({normalize_name(x) for x in r.participants} & ex)),

@@ -162,6 +162,11 @@ class BlockSnapshot:
                 for p in parts:
                     comention[normalize_name(p)][en] += 1.0
                 by_subject[en].append(i)
+            # Talking with someone ties you to them, whatever was said.
+            for p in parts:
+                for q in parts:
+                    if q != p:
+                        comention[normalize_name(p)][normalize_name(q)] += 1.0
             for p in {*subjects, *parts, *((speaker,) if speaker else ())}:
                 people[p] = None
                 by_person[normalize_name(p)].append(i)
