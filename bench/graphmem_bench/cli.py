@@ -625,9 +625,18 @@ def bench_namesakes(
     type=click.IntRange(1, 1000),
     help="Writes timed until a block serves them by meaning.",
 )
+@click.option(
+    "--requests",
+    default=200,
+    show_default=True,
+    type=click.IntRange(1, 100_000),
+    help="Blocks timed that embed their request, beside the embedder alone.",
+)
 @click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
 @click.pass_context
-def bench_vectors(ctx: click.Context, records: int, writes: int, write: str | None) -> None:
+def bench_vectors(
+    ctx: click.Context, records: int, writes: int, requests: int, write: str | None
+) -> None:
     """Vectors kept in Neo4j: ingest with and without the bundled embedder, the time to
     keep every vector, a restart that re-embeds nothing, and write-to-block by meaning.
 
@@ -639,9 +648,13 @@ def bench_vectors(ctx: click.Context, records: int, writes: int, write: str | No
 
     connect = _memories(ctx.obj["uri"], "vectors-schema")
     res = vectors.run(
-        connect, records=records, writes=writes, progress=lambda m: click.echo(m, err=True)
+        connect,
+        records=records,
+        writes=writes,
+        requests=requests,
+        progress=lambda m: click.echo(m, err=True),
     )
-    cmd = f"graphmem-bench vectors --records {records} --writes {writes}" + (
+    cmd = f"graphmem-bench vectors --records {records} --writes {writes} --requests {requests}" + (
         f" --write {write}" if write else ""
     )
     _publish(vectors.markdown(res, cmd), "vectors", write)

@@ -93,6 +93,13 @@ class VectorKeeper:
 
     # -- in the background -------------------------------------------------------------
     def start(self) -> None:
+        """Read the persisted vectors now (the first blocks then embed nothing already
+        kept), then keep the rest in the background."""
+        try:
+            loaded = self.load()
+            log.debug("graphmem: %d vectors of namespace %r read from Neo4j", loaded, self.ns)
+        except Exception:  # the keeper embeds what it could not read
+            log.warning("graphmem: could not read the namespace's vectors", exc_info=True)
         self._thread = threading.Thread(target=self._run, name="graphmem-vectors", daemon=True)
         self._thread.start()
         self.notify()
@@ -113,11 +120,6 @@ class VectorKeeper:
             self._thread.join(timeout=30)
 
     def _run(self) -> None:
-        try:
-            loaded = self.load()
-            log.debug("graphmem: %d vectors of namespace %r read from Neo4j", loaded, self.ns)
-        except Exception:  # the keeper embeds what it could not read
-            log.warning("graphmem: could not read the namespace's vectors", exc_info=True)
         while not self._stop.is_set():
             self._wake.wait()
             self._wake.clear()
