@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from graphmem.reads.request_reading import (
     match_fact,
+    name_word_set,
     read_request,
     relation_types,
     states_a_change,
@@ -140,3 +141,17 @@ def test_what_time_is_never_answered_by_a_date_alone() -> None:
     assert match_fact(reading, "datetime", "comp", "March 14, 9am").ok
     when = read_request("when does the comp start?")
     assert match_fact(when, "date", "comp date", "March 14, 2026").ok
+
+
+def test_a_korean_name_with_a_title_that_no_one_has_is_unknown() -> None:
+    names = name_word_set(["임보라", "김지훈", "황보다은"])
+    assert read_request("지민 과장님 택배 몇 시에 오신대요?", names).unknown_people == ("지민",)
+    assert read_request("영희 할머니는 몇 박스 하신대요?", names).unknown_people == ("영희",)
+    # Known people by given name, family name or with the affectionate 이; roles.
+    for known in ("보라쌤 연차 언제?", "지훈이 형 어디야?", "황보 사장님 몇 시 오픈?"):
+        assert read_request(known, names).unknown_people == (), known
+    for role in ("요가 선생님 한 달에 얼마야", "트레이너님 10회에 얼마였지", "원장님 언제 오세요?"):
+        assert read_request(role, names).unknown_people == (), role
+    # A name stored in Latin letters may be written in Hangul: nothing is called unknown.
+    latin = name_word_set(["Daniel Kang", "임보라"])
+    assert read_request("마르코 교수님 도착 시간 알아?", latin).unknown_people == ()

@@ -39,6 +39,7 @@ __all__ = [
     "HONORIFIC_FORMS",
     "KoreanAnalyzer",
     "name_spans",
+    "proper_noun_spans",
     "shared_kiwi",
     "strip_particles_and_honorifics",
 ]
@@ -295,6 +296,12 @@ def noun_compounds(text: str) -> list[str]:
     if run:
         out.append("".join(run))
     return out
+
+
+def proper_noun_spans(text: str) -> set[tuple[int, int]]:
+    """Where Kiwi reads a proper noun (NNP) in ``text``: a name it knows or guesses
+    ("지민", "마르코"), as opposed to a common noun ("요가", "트레이너")."""
+    return {(t.start, t.end) for t in _default_analyzer().tokens(text) if t.pos == "NNP"}
 
 
 _NOUN_TAGS = frozenset({"NNP", "NNG", "SL", "SN", "SH", "NR"})

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from graphmem.extract.chat.values import find_values
-from graphmem.language.korean import noun_compounds
-from graphmem.language.text import has_hangul, particle_stems
+from graphmem.language.korean import noun_compounds, proper_noun_spans
+from graphmem.language.text import KOREAN_TITLES, has_hangul, particle_stems
 from graphmem.reads.ranking import stemmed_tokens
 
 __all__ = [
@@ -269,10 +269,54 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
         for m in _PERSONISH.finditer(request)
         for name in (m.group(1) or m.group(2),)
         if name.casefold() not in name_words and request.find(name) > 0
-    )
+    ) + _unknown_korean_people(request, name_words)
     return RequestReading(
         asked, change, tuple(dict.fromkeys(topic)), tuple(dict.fromkeys(numbers)), task, unknown
     )
+
+
+# A Hangul proper noun followed by a person's title ("지민 과장님", "영희 할머니") is
+# someone's name; a common noun before a title is a role ("요가 선생님", "트레이너님").
+_KOREAN_PERSON_TITLES = sorted(
+    {*KOREAN_TITLES, "쌤", "할머니", "할아버지", "이모", "삼촌", "언니", "누나", "오빠", "형"},
+    key=len,
+    reverse=True,
+)
+_KOREAN_TITLED = re.compile(
+    r"(?<![가-힣])([가-힣]{2,4})\s?(?:" + "|".join(_KOREAN_PERSON_TITLES) + r")"
+    r"(?=[은는이가을를에의도께한랑]|[^가-힣]|$)"
+)
+_NOT_A_NAME = _wordlist(
+    "우리 저희 너희 그분 이분 저분 회원 고객 기사 작가 손님 담당 담당자 신규 막내 총무 "
+    "모임장 반장 점장 코치 감독 엄마 아빠 어머니 아버지 동생 친구 옆집 앞집 윗집 아랫집"
+)
+
+
+def _unknown_korean_people(request: str, name_words: frozenset[str]) -> tuple[str, ...]:
+    """Hangul names with a title that name no one stored. Only where every stored name
+    is written in Hangul: "다니엘님" may be a Daniel stored in Latin letters."""
+    if not has_hangul(request) or any(not has_hangul(w) for w in name_words):
+        return ()
+    # A Korean full name is also called by its given name (김지훈: 지훈, 남궁민수: 민수).
+    known = set(name_words)
+    known |= {w[1:] for w in name_words if len(w) == 3 and has_hangul(w)}
+    known |= {w[2:] for w in name_words if len(w) == 4 and has_hangul(w)}
+    # ... and by the family name with a title (황보 사장님, 김 과장님).
+    known |= {w[:1] for w in name_words if len(w) == 3 and has_hangul(w)}
+    known |= {w[:2] for w in name_words if len(w) == 4 and has_hangul(w)}
+    matches = list(_KOREAN_TITLED.finditer(request))
+    if not matches:
+        return ()
+    proper = proper_noun_spans(request)
+    out = []
+    for m in matches:
+        word = m.group(1)
+        if m.span(1) not in proper or word in _NOT_A_NAME or word in KOREAN_TITLES:
+            continue
+        readings = {word, word.removesuffix("이"), word[1:] if len(word) == 3 else word}
+        if not readings & known:
+            out.append(word)
+    return tuple(out)
 
 
 # -- stored values ------------------------------------------------------------------------
