@@ -490,6 +490,13 @@ def _description(about: str) -> tuple[str, frozenset[str]]:
     return about.casefold(), frozenset([*words, *map(_normal, words)])
 
 
+def names_topic(reading: RequestReading, about: str) -> bool:
+    """Whether any topic word of the request is found in ``about`` (what memory says
+    about a fact): a cheap first look before typing the fact's value."""
+    text, words = _description(about)
+    return any(_found(w, text, words) for w in reading.topic)
+
+
 _DIGIT = re.compile(r"\d")
 # A person's name: one to three capitalized words, or two to four Hangul syllables.
 _NAMEISH = re.compile(r"^(?:[A-Z][a-z'’.-]+(?:\s+[A-Z][a-z'’.-]+){0,2}|[가-힣]{2,4})$")

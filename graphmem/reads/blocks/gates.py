@@ -37,6 +37,7 @@ from graphmem.reads.request_reading import (
     RequestReading,
     accepts,
     match_fact,
+    names_topic,
     read_request,
     relation_types,
     states_a_change,
@@ -365,15 +366,28 @@ def _keyed(
 ) -> Block:
     """The person's current facts that answer the request."""
     why = "no current line states what the request asks"
-    matches: list[FactMatch] = []
-    for r, _subj, rel, value in facts:
+    abouts = [about(policy, rel, r.text) for r, _subj, rel, _value in facts]
+
+    def match(i: int) -> FactMatch:
+        _r, _subj, rel, value = facts[i]
         declared = policy.registry.value_types.get(normalize_relation(rel))
         vtype = value_type(value, declared)
         if vtype == "text" and normalize_name(value) in snap.person_names:
             vtype = "person"
         named = frozenset() if declared else relation_types(rel)
-        m = match_fact(reading, vtype, about(policy, rel, r.text), value, named)
-        matches.append(m)
+        return match_fact(reading, vtype, abouts[i], value, named)
+
+    # Typing a value reads it with every value recognizer: first only the facts the
+    # request's words name. When one of them answers, the others cannot be served.
+    found: dict[int, FactMatch] = {}
+    if reading.topic and not reading.task:
+        found = {i: match(i) for i, a in enumerate(abouts) if names_topic(reading, a)}
+    if any(m.ok for m in found.values()):
+        unnamed = FactMatch(False, 0.0, "about something else")
+        matches = [found.get(i, unnamed) for i in range(len(facts))]
+    else:
+        matches = [found[i] if i in found else match(i) for i in range(len(facts))]
+    for m in matches:
         if not m.ok and not m.typed and m.reason:
             why = f"no current line answers: {m.reason}"
     # Where words decide (a line of the asked type on the asked topic), no embedding.
