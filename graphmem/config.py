@@ -70,6 +70,14 @@ def _plain(x: float) -> str:
     return str(x) if isinstance(x, int) else f"{x:g}"
 
 
+def _env_flag(name: str, raw: str) -> bool:
+    """A 1/0 (true/false, yes/no) environment variable, or a clear error."""
+    flag = raw.strip().lower()
+    if flag not in ("1", "0", "true", "false", "yes", "no"):
+        raise InvalidInputError(f"{name} must be 1 or 0, got {raw!r}")
+    return flag in ("1", "true", "yes")
+
+
 def parse_embedder(spec: str, ollama_url: str | None) -> tuple[str, str]:
     """An embedder's name read: ``("e5" | "none", "")`` or ``("ollama", model)``; anything
     else is a typed error that says what to write instead."""
@@ -277,20 +285,12 @@ class MemoryConfig:
             values["ollama_model"] = env["GRAPHMEM_OLLAMA_MODEL"]
         if env.get("GRAPHMEM_TIMEZONE"):
             values["timezone"] = env["GRAPHMEM_TIMEZONE"]
-        if env.get("GRAPHMEM_SEAL_TEXT"):
-            flag = env["GRAPHMEM_SEAL_TEXT"].strip().lower()
-            if flag not in ("1", "0", "true", "false", "yes", "no"):
-                raise InvalidInputError(
-                    f"GRAPHMEM_SEAL_TEXT must be 1 or 0, got {env['GRAPHMEM_SEAL_TEXT']!r}"
-                )
-            values["seal_text"] = flag in ("1", "true", "yes")
-        if env.get("GRAPHMEM_KEEP_VECTORS"):
-            flag = env["GRAPHMEM_KEEP_VECTORS"].strip().lower()
-            if flag not in ("1", "0", "true", "false", "yes", "no"):
-                raise InvalidInputError(
-                    f"GRAPHMEM_KEEP_VECTORS must be 1 or 0, got {env['GRAPHMEM_KEEP_VECTORS']!r}"
-                )
-            values["keep_vectors"] = flag in ("1", "true", "yes")
+        for name, field_name in (
+            ("GRAPHMEM_SEAL_TEXT", "seal_text"),
+            ("GRAPHMEM_KEEP_VECTORS", "keep_vectors"),
+        ):
+            if env.get(name):
+                values[field_name] = _env_flag(name, env[name])
         if env.get("GRAPHMEM_KEY_STORE"):
             values["key_store"] = env["GRAPHMEM_KEY_STORE"]
         if env.get("GRAPHMEM_BLOCK_BUILDER"):

@@ -33,7 +33,10 @@ EMBED_BATCH = 32
 
 def refuse_other_model(store: Store, ns: str, model: str) -> None:
     """Raise ``ConflictError`` when the namespace's vectors come from another model."""
-    recorded = store.vector_model(ns)
+    _refuse(ns, store.vector_model(ns), model)
+
+
+def _refuse(ns: str, recorded: str | None, model: str) -> None:
     if recorded is not None and recorded != model:
         raise ConflictError(
             f"namespace {ns!r} holds vectors made by {recorded!r}, and this Memory embeds "
@@ -57,6 +60,7 @@ class VectorKeeper:
         self._idle.set()
         self._thread: threading.Thread | None = None
         self._refused = False
+        self._claimed = False  # the namespace records this keeper's model
 
     def load(self) -> int:
         """Read the namespace's persisted vectors into the cache; how many."""
@@ -72,14 +76,20 @@ class VectorKeeper:
     def embed_missing(self, progress: Callable[[int], None] | None = None) -> int:
         """Embed and persist every text of the namespace without a vector; how many.
         Refuses (``ConflictError``) where the namespace records another model."""
-        recorded = self.store.claim_vector_model(self.ns, self.cache.model)
-        if recorded != self.cache.model:
-            refuse_other_model(self.store, self.ns, self.cache.model)
         done = 0
         while not self._stop.is_set():
             missing = self.store.missing_vectors(self.ns, EMBED_BATCH * 8)
             if not missing:
                 break
+            if not self._claimed:
+                # Once, before the first vector: the claim writes the namespace's node,
+                # which writers lock, so it is not repeated after every snapshot.
+                _refuse(
+                    self.ns,
+                    self.store.claim_vector_model(self.ns, self.cache.model),
+                    self.cache.model,
+                )
+                self._claimed = True
             for i in range(0, len(missing), EMBED_BATCH):
                 chunk = missing[i : i + EMBED_BATCH]
                 vectors = self.cache.passages([t.text for t in chunk])
