@@ -123,6 +123,20 @@ class LocalNeo4j:
         self.http_port = http_port
         self.heap = heap or os.environ.get("GRAPHMEM_NEO4J_HEAP", "2g")
         self.pagecache = pagecache or os.environ.get("GRAPHMEM_NEO4J_PAGECACHE", "1g")
+        self.private = False  # a compaction's own server, on ports no client knows
+
+    def on_ports(self, bolt_port: int, http_port: int) -> LocalNeo4j:
+        """The same data folder served on other ports, for the compaction alone."""
+        other = LocalNeo4j(
+            self.data_dir,
+            home=self.home,
+            bolt_port=bolt_port,
+            http_port=http_port,
+            heap=self.heap,
+            pagecache=self.pagecache,
+        )
+        other.private = True
+        return other
 
     # -- paths ---------------------------------------------------------------
     @property
@@ -197,9 +211,18 @@ class LocalNeo4j:
         except (OSError, ValueError):
             return None
         pid = int(info.get("pid", 0))
-        if pid and _pid_alive(pid) and _is_our_server(pid):
-            return pid
-        return None
+        if not (pid and _pid_alive(pid) and _is_our_server(pid)):
+            return None
+        if bool(info.get("private")) != self.private:
+            compactor = int(info.get("compactor") or 0)
+            if not self.private and not (compactor > 0 and _pid_alive(compactor)):
+                # A compaction killed mid-way left its private server running on the
+                # half-written database: stop it, so the old database can come back.
+                self._kill(pid, timeout=60.0)
+                with contextlib.suppress(OSError):
+                    self._pid_file.unlink()
+            return None
+        return pid
 
     def _http_ok(self) -> bool:
         try:
@@ -254,11 +277,14 @@ class LocalNeo4j:
         """Start the server, or reuse the one already running from this data folder.
         A compaction that never finished is undone first (``restore=False`` is the
         compaction's own restart)."""
+        from graphmem.local_neo4j.compact import discard_abandoned, restore_interrupted
+
         pid = self._read_pid()
         if pid is not None:
             self._wait_ready(pid, timeout)
+            if not self.private:
+                discard_abandoned(self)
             return replace(self.status(), reused=True)
-        from graphmem.local_neo4j.compact import restore_interrupted
 
         if restore:
             restore_interrupted(self)  # a compaction cut short keeps the old database
@@ -306,6 +332,8 @@ class LocalNeo4j:
                     "pid": proc.pid,
                     "bolt_port": self.bolt_port,
                     "http_port": self.http_port,
+                    "private": self.private,
+                    "compactor": os.getpid() if self.private else None,
                 }
             )
         )
@@ -354,6 +382,13 @@ class LocalNeo4j:
         pid = self._read_pid()
         if pid is None:
             return False
+        self._kill(pid, timeout)
+        with contextlib.suppress(OSError):
+            self._pid_file.unlink()
+        return True
+
+    @staticmethod
+    def _kill(pid: int, timeout: float) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
@@ -362,6 +397,3 @@ class LocalNeo4j:
         if _pid_alive(pid):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(pid, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            self._pid_file.unlink()
-        return True

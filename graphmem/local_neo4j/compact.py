@@ -4,38 +4,64 @@ Neo4j Community never overwrites what a transaction deleted: a freed store recor
 its bytes until the space is reused, Lucene keeps a deleted document in its segment until
 segments merge, and the transaction log keeps every write until it is rotated and pruned.
 Enterprise compacts with ``neo4j-admin database copy``; Community has no such tool. So the
-local server is compacted by rewriting it: the live graph is read out through Cypher into
-a file in the data folder, the server stops, the database and its transaction logs are
-moved aside, the server starts on an empty database, the graph is written back and the
-schema installed, the counts are compared, and only then are the old files and the export
-deleted. If any step fails the old files are put back; a compaction cut short by a crash
-is undone the same way the next time the server starts.
+local server is compacted by rewriting it:
+
+1. **Fence.** A ``GraphmemFence`` node goes up: every graphmem write transaction checks
+   it first and refuses (a ``StoreUnavailableError``; the service answers 503 with
+   Retry-After), so nothing is acknowledged that the rewrite could miss. The fence is a
+   lease the compaction renews; a compaction killed outright stops fencing within
+   ``LEASE_S``. Transactions begun before the fence are waited for.
+2. **Export** in one transaction, into a file in the data folder that is encrypted with a
+   key held only in this process's memory: a crash leaves noise, never plaintext, and
+   every outcome removes it.
+3. **Rewrite.** The server stops, the database and its transaction logs are moved aside,
+   and a server on private ports (no client can reach the half-written database) loads
+   the graph and the schema. Counts and a content checksum must equal the export's.
+4. **Commit.** The old files are deleted, then the server starts on its own ports.
+
+If any step fails the old files are put back and the fence comes down; a compaction cut
+short by a crash is undone the same way the next time the server starts.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hashlib
 import json
 import os
 import shutil
+import socket
+import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphmem._cypher import cypher
-from graphmem._errors import LocalNeo4jError
+from graphmem._errors import GraphmemError, LocalNeo4jError
 
 if TYPE_CHECKING:
     from neo4j import Driver
 
     from graphmem.local_neo4j import LocalNeo4j
 
-__all__ = ["CompactReport", "compact", "erasures_since_compaction", "restore_interrupted"]
+__all__ = [
+    "CompactReport",
+    "compact",
+    "content_checksum",
+    "discard_abandoned",
+    "erasures_since_compaction",
+    "restore_interrupted",
+]
 
 DATABASE = "neo4j"
 BATCH = 5000
+LEASE_S = 15.0  # a fence not renewed for this long no longer holds
+DRAIN_S = 150.0  # a write begun before the fence may run this long (write_timeout 120 s)
 Progress = Callable[[str], None]
+_MOD = 1 << 256
 
 
 def _work_dir(server: LocalNeo4j) -> Path:
@@ -53,25 +79,49 @@ def _marker(server: LocalNeo4j) -> Path:
 
 
 class CompactReport(dict[str, Any]):
-    """nodes, relationships, bytes_before, bytes_after, seconds."""
+    """nodes, relationships, checksum, bytes_before, bytes_after, seconds."""
 
 
 def _bytes(paths: list[Path]) -> int:
     return sum(f.stat().st_size for p in paths if p.exists() for f in p.rglob("*") if f.is_file())
 
 
-def restore_interrupted(server: LocalNeo4j) -> bool:
-    """Put back the old database of a compaction that never finished (server stopped)."""
-    old = _work_dir(server) / "old"
-    if not old.exists():
+def _owner_alive(server: LocalNeo4j) -> bool:
+    """Whether the process that began the compaction in the work folder still runs."""
+    from graphmem.local_neo4j import _pid_alive
+
+    try:
+        pid = int((_work_dir(server) / "owner").read_text())
+    except (OSError, ValueError):
         return False
-    for target in _store_dirs(server):
-        saved = old / target.parent.name
-        if saved.exists():
-            shutil.rmtree(target, ignore_errors=True)
-            saved.rename(target)
-    shutil.rmtree(_work_dir(server), ignore_errors=True)
+    return pid > 0 and pid != os.getpid() and _pid_alive(pid)
+
+
+def discard_abandoned(server: LocalNeo4j) -> bool:
+    """Remove the work folder of a compaction whose process is gone while the server
+    runs on its old database (it was killed before the database was moved aside)."""
+    work = _work_dir(server)
+    if not work.exists() or _owner_alive(server) or (work / "old").exists():
+        return False
+    shutil.rmtree(work, ignore_errors=True)
     return True
+
+
+def restore_interrupted(server: LocalNeo4j) -> bool:
+    """Put back the old database of a compaction that never finished (server stopped),
+    and remove whatever the compaction left in its work folder (an export is noise
+    without the key its process held, and is deleted all the same)."""
+    work = _work_dir(server)
+    old = work / "old"
+    restored = old.exists()
+    if restored:
+        for target in _store_dirs(server):
+            saved = old / target.parent.name
+            if saved.exists():
+                shutil.rmtree(target, ignore_errors=True)
+                saved.rename(target)
+    shutil.rmtree(work, ignore_errors=True)
+    return restored
 
 
 def erasures_since_compaction(server: LocalNeo4j) -> int:
@@ -82,61 +132,191 @@ def erasures_since_compaction(server: LocalNeo4j) -> int:
         since = _marker(server).read_text().strip()
     except OSError:
         since = ""
-    with GraphDatabase.driver(server.bolt_url) as driver:
+    with GraphDatabase.driver(server.bolt_url, notifications_min_severity="OFF") as driver:
         rows = driver.execute_query(
             cypher("erasures_since"), since=since, database_=DATABASE
         ).records
     return int(rows[0]["erased"]) if rows else 0
 
 
-def _export(driver: Driver, path: Path, progress: Progress) -> tuple[int, int]:
-    ids: dict[str, int] = {}
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out, driver.session(database=DATABASE) as s:
-        for row in s.run(cypher("compact_export_nodes")):
-            ids[row["id"]] = len(ids)
-            out.write(
-                json.dumps(
-                    {"c": ids[row["id"]], "labels": row["labels"], "props": row["props"]},
-                    ensure_ascii=False,
-                )
-                + "\n"
-            )
-        progress(f"read {len(ids):,} nodes")
-        rels = 0
-        for row in s.run(cypher("compact_export_relationships")):
-            out.write(
-                json.dumps(
+# -- content -------------------------------------------------------------------------------
+def _digest(value: Any) -> int:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest(), "big")
+
+
+@dataclass
+class _Content:
+    """An order-free checksum of a graph: the sum of its nodes' digests (labels and
+    properties) and of its relationships' (type, properties and both ends' digests)."""
+
+    nodes: int = 0
+    relationships: int = 0
+    total: int = 0
+    node_digest: dict[str, int] = field(default_factory=dict)
+
+    def node(self, element_id: str, labels: list[str], props: dict[str, Any]) -> None:
+        digest = _digest([sorted(labels), props])
+        self.node_digest[element_id] = digest
+        self.total = (self.total + digest) % _MOD
+        self.nodes += 1
+
+    def relationship(self, a: str, b: str, kind: str, props: dict[str, Any]) -> None:
+        try:
+            ends = [self.node_digest[a], self.node_digest[b]]
+        except KeyError:
+            raise LocalNeo4jError(
+                "the graph changed while it was read (a writer that does not go through "
+                "graphmem?); nothing was changed. Stop that writer and compact again."
+            ) from None
+        self.total = (self.total + _digest([kind, props, *ends])) % _MOD
+        self.relationships += 1
+
+    @property
+    def checksum(self) -> str:
+        return f"{self.total:064x}"
+
+
+def _read_graph(driver: Driver, sink: Callable[[dict[str, Any]], None] | None) -> _Content:
+    """Every node and relationship but the fence, in one transaction."""
+    content = _Content()
+    with driver.session(database=DATABASE) as session, session.begin_transaction() as tx:
+        for row in tx.run(cypher("compact_export_nodes")):
+            content.node(row["id"], row["labels"], row["props"])
+            if sink is not None:
+                sink({"c": content.nodes - 1, "labels": row["labels"], "props": row["props"]})
+        ids = {eid: n for n, eid in enumerate(content.node_digest)}
+        for row in tx.run(cypher("compact_export_relationships")):
+            content.relationship(row["a"], row["b"], row["type"], row["props"])
+            if sink is not None:
+                sink(
                     {
                         "a": ids[row["a"]],
                         "b": ids[row["b"]],
                         "type": row["type"],
                         "props": row["props"],
-                    },
-                    ensure_ascii=False,
+                    }
                 )
-                + "\n"
+    return content
+
+
+def content_checksum(driver: Driver) -> tuple[int, int, str]:
+    """(nodes, relationships, checksum) of the database, the compaction fence left out:
+    equal before and after a compaction, and after one that was interrupted."""
+    content = _read_graph(driver, None)
+    return content.nodes, content.relationships, content.checksum
+
+
+class _SealedFile:
+    """Lines encrypted (AES-256-GCM) with a key that lives only in this object."""
+
+    def __init__(self, path: Path) -> None:
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+        self.path = path
+        self._aead = AESGCM(AESGCM.generate_key(bit_length=256))
+
+    @contextlib.contextmanager
+    def writer(self) -> Iterator[Callable[[dict[str, Any]], None]]:
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as out:
+
+            def write(row: dict[str, Any]) -> None:
+                nonce = os.urandom(12)
+                plain = json.dumps(row, ensure_ascii=False).encode("utf-8")
+                out.write(base64.b64encode(nonce + self._aead.encrypt(nonce, plain, None)))
+                out.write(b"\n")
+
+            yield write
+
+    def rows(self) -> Iterator[dict[str, Any]]:
+        with self.path.open("rb") as lines:
+            for line in lines:
+                blob = base64.b64decode(line)
+                yield json.loads(self._aead.decrypt(blob[:12], blob[12:], None))
+
+
+# -- the fence -----------------------------------------------------------------------------
+class _Fence:
+    """Raise the fence, keep renewing its lease from a thread, lower it on request."""
+
+    def __init__(self, driver: Driver) -> None:
+        self.driver = driver
+        self.holder = f"pid {os.getpid()} on {socket.gethostname()}"
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _raise(self, *, renew: bool) -> str:
+        row = self.driver.execute_query(
+            cypher("compact_fence"),
+            lease_ms=int(LEASE_S * 1000),
+            holder=self.holder,
+            renew=renew,
+            database_=DATABASE,
+        ).records[0]
+        if row["taken"]:
+            raise LocalNeo4jError(
+                f"another compaction ({row['holder']}) is running on this database; "
+                "nothing was changed"
             )
-            rels += 1
-        progress(f"read {rels:,} relationships")
-    return len(ids), rels
+        return str(row["since"])
+
+    def up(self) -> str:
+        since = self._raise(renew=False)
+        self._thread = threading.Thread(target=self._renew, name="graphmem-fence", daemon=True)
+        self._thread.start()
+        return since
+
+    def _renew(self) -> None:
+        while not self._stop.wait(LEASE_S / 6):
+            with contextlib.suppress(Exception):  # the server is stopped on purpose
+                self._raise(renew=True)
+
+    def stop_renewing(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def down(self) -> None:
+        self.stop_renewing()
+        self.driver.execute_query(cypher("compact_unfence"), database_=DATABASE)
+
+    def drain(self, since: str, progress: Progress) -> None:
+        """Wait for the transactions begun before the fence (a write among them may still
+        commit; one begun after it sees the fence and writes nothing)."""
+        deadline = time.monotonic() + DRAIN_S
+        told = False
+        while True:
+            rows = self.driver.execute_query(
+                cypher("compact_draining"), since=since, database_=DATABASE
+            ).records
+            if not rows or int(rows[0]["running"]) == 0:
+                return
+            if not told:
+                progress(f"waiting for {int(rows[0]['running'])} running transaction(s)")
+                told = True
+            if time.monotonic() > deadline:
+                raise LocalNeo4jError(
+                    f"transactions begun before the compaction were still running after "
+                    f"{DRAIN_S:.0f} s; nothing was changed. Compact again when they are done."
+                )
+            time.sleep(0.1)
 
 
-def _batches(path: Path, kind: str) -> Iterator[list[dict[str, Any]]]:
+# -- loading -------------------------------------------------------------------------------
+def _batches(export: _SealedFile, kind: str) -> Iterator[list[dict[str, Any]]]:
     batch: list[dict[str, Any]] = []
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            row = json.loads(line)
-            if ("c" in row) == (kind == "nodes"):
-                batch.append(row)
-                if len(batch) == BATCH:
-                    yield batch
-                    batch = []
+    for row in export.rows():
+        if ("c" in row) == (kind == "nodes"):
+            batch.append(row)
+            if len(batch) == BATCH:
+                yield batch
+                batch = []
     if batch:
         yield batch
 
 
-def _load(driver: Driver, path: Path, progress: Progress) -> None:
+def _load(driver: Driver, export: _SealedFile, progress: Progress) -> None:
     def run(name: str, **params: Any) -> None:
         with driver.session(database=DATABASE) as s:
             s.run(cypher(name), params).consume()
@@ -148,7 +328,7 @@ def _load(driver: Driver, path: Path, progress: Progress) -> None:
         ("relationships", "compact_load_relationships"),
     ):
         done = 0
-        for batch in _batches(path, kind):
+        for batch in _batches(export, kind):
             run(query, rows=batch)
             done += len(batch)
         progress(f"wrote {done:,} {kind}")
@@ -160,15 +340,41 @@ def run_await(driver: Driver) -> None:
     driver.execute_query(cypher("await_indexes"), database_=DATABASE)
 
 
-def _counts(driver: Driver) -> tuple[int, int]:
-    row = driver.execute_query(cypher("compact_counts"), database_=DATABASE).records[0]
-    return int(row["nodes"]), int(row["relationships"])
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
+def _driver_error(exc: BaseException) -> bool:
+    from neo4j.exceptions import DriverError, Neo4jError
+
+    return isinstance(exc, DriverError | Neo4jError | OSError)
+
+
+# -- compaction ----------------------------------------------------------------------------
 def compact(
     server: LocalNeo4j, *, progress: Progress = lambda _: None, keep_running: bool = True
 ) -> CompactReport:
-    """Rewrite the server's database; the server runs afterwards iff ``keep_running``."""
+    """Rewrite the server's database; the server runs afterwards iff ``keep_running``
+    (also when the compaction fails: then on the old database, which is whole).
+
+    Raises ``LocalNeo4jError`` saying what happened, never a driver's traceback."""
+    try:
+        return _compact(server, progress, keep_running)
+    except GraphmemError:
+        raise
+    except Exception as exc:
+        if not _driver_error(exc):
+            raise
+        raise LocalNeo4jError(
+            f"the compaction stopped: Neo4j failed or went away ({type(exc).__name__}: {exc}). "
+            "The old database is back and nothing was lost; see "
+            f"{server.log_path} and compact again."
+        ) from exc
+
+
+def _compact(server: LocalNeo4j, progress: Progress, keep_running: bool) -> CompactReport:
     from neo4j import GraphDatabase
 
     from graphmem.domain.model import utc_now_iso
@@ -178,47 +384,82 @@ def compact(
     if not server.status().running:
         server.start()
     work = _work_dir(server)
+    if _owner_alive(server):
+        raise LocalNeo4jError(
+            f"another compaction (pid {(work / 'owner').read_text()}) is running on "
+            f"{server.data_dir}; nothing was changed"
+        )
     shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
-    export = work / "graph.jsonl"
+    work.mkdir(parents=True, mode=0o700)
+    (work / "owner").write_text(str(os.getpid()))
+    export = _SealedFile(work / "graph.sealed")
     stores = _store_dirs(server)
     before = _bytes(stores)
     moment = utc_now_iso()
-    with GraphDatabase.driver(server.bolt_url) as driver:
-        expected = _export(driver, export, progress)
-    server.stop()
-    old = work / "old"
-    old.mkdir()
-    for target in stores:
-        if target.exists():
-            target.rename(old / target.parent.name)
     try:
-        server.start(restore=False)
-        with GraphDatabase.driver(server.bolt_url) as driver:
+        with GraphDatabase.driver(server.bolt_url, notifications_min_severity="OFF") as driver:
+            fence = _Fence(driver)
+            progress("fencing writes")
+            since = fence.up()
+            try:
+                fence.drain(since, progress)
+                with export.writer() as write:
+                    expected = _read_graph(driver, write)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    fence.down()
+                raise
+            progress(f"read {expected.nodes:,} nodes and {expected.relationships:,} relationships")
+            fence.stop_renewing()
+        server.stop()
+        old = work / "old"
+        old.mkdir()
+        for target in stores:
+            if target.exists():
+                target.rename(old / target.parent.name)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        if not keep_running:
+            server.stop()
+        raise
+    private = server.on_ports(_free_port(), _free_port())
+    try:
+        private.start(restore=False)
+        with GraphDatabase.driver(private.bolt_url, notifications_min_severity="OFF") as driver:
             _load(driver, export, progress)
             progress("installing the schema")
             install_schema(driver, DATABASE)
             run_await(driver)
-            got = _counts(driver)
-        if got != expected:
+            got = content_checksum(driver)
+        want = (expected.nodes, expected.relationships, expected.checksum)
+        if got != want:
             raise LocalNeo4jError(
-                f"the rewritten database holds {got[0]:,} nodes and {got[1]:,} relationships, "
-                f"expected {expected[0]:,} and {expected[1]:,}; the old database is back"
+                f"the rewritten database holds {got[0]:,} nodes and {got[1]:,} relationships "
+                f"(checksum {got[2][:12]}), expected {want[0]:,} and {want[1]:,} "
+                f"({want[2][:12]}); the old database is back"
             )
+        private.stop()
+        # The commit point: once the old files are gone, the rewritten database is the one.
+        old.rename(work / "discarded")
+        shutil.rmtree(work, ignore_errors=True)
     except BaseException:
-        server.stop()
+        private.stop()
         restore_interrupted(server)
-        if keep_running:
-            with contextlib.suppress(LocalNeo4jError):
+        if keep_running:  # else the fence left in the old database lapses with its lease
+            with contextlib.suppress(Exception):
                 server.start()
+                with GraphDatabase.driver(
+                    server.bolt_url, notifications_min_severity="OFF"
+                ) as driver:
+                    driver.execute_query(cypher("compact_unfence"), database_=DATABASE)
         raise
-    shutil.rmtree(work, ignore_errors=True)
     _marker(server).write_text(moment)
-    if not keep_running:
-        server.stop()
+    if keep_running:
+        server.start()
     return CompactReport(
-        nodes=expected[0],
-        relationships=expected[1],
+        nodes=expected.nodes,
+        relationships=expected.relationships,
+        checksum=expected.checksum,
         bytes_before=before,
         bytes_after=_bytes(stores),
         seconds=round(time.monotonic() - started, 1),

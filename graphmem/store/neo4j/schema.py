@@ -111,6 +111,15 @@ class Namespace(StructuredNode):
     writes = IntegerProperty()
 
 
+class GraphmemFence(StructuredNode):
+    """Raised by a compaction: while its lease holds, writers refuse to write."""
+
+    name = StringProperty(unique_index=True)
+    until = IntegerProperty()
+    holder = StringProperty()
+    since = StringProperty()
+
+
 SCHEMA_NODES: tuple[type[StructuredNode], ...] = (
     Evidence,
     Unresolved,
@@ -119,6 +128,7 @@ SCHEMA_NODES: tuple[type[StructuredNode], ...] = (
     Operation,
     Tombstone,
     Namespace,
+    GraphmemFence,
 )
 MIGRATION_BATCH = 50_000
 

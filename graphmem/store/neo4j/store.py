@@ -521,7 +521,11 @@ class Neo4jStore(_Reads):
 
         @unit_of_work(timeout=self.write_timeout)
         def unit(tx: ManagedTransaction) -> T:
-            tx.run(cypher("lock_namespace"), {"ns": ns}).consume()
+            if tx.run(cypher("lock_namespace"), {"ns": ns}).single(strict=True)["fenced"]:
+                raise StoreUnavailableError(
+                    "the local Neo4j is being compacted (`graphmem neo4j compact` or "
+                    "`stop`); nothing was written. Retry in a few seconds."
+                )
             attempt[:] = [TxStore(tx, self.sealer)]
             return work(attempt[0])
 
