@@ -110,9 +110,20 @@ class Annotator(Protocol):
     def propose(self, fact: Fact, state: KeyState) -> OpKind | None: ...
 
 
-def _older(new_time: str | None, head: VersionState) -> bool:
-    """Stated time orders supersession only when both sides state one."""
-    return bool(new_time and head.order[0] and new_time < head.order[0])
+def before(a: tuple[str, int], b: tuple[str, int]) -> bool:
+    """Whether ``a`` comes strictly before ``b`` in supersession order, each a version's
+    ``order`` (stated time or "", position): by stated time when both state one and they
+    differ, else by position, the store's order of records (the rule the
+    ``supersedes_forward`` audit checks)."""
+    if a[0] and b[0] and a[0] != b[0]:
+        return a[0] < b[0]
+    return a[1] < b[1]
+
+
+def _older(ctx: FactContext, newest: VersionState) -> bool:
+    """A late fact: it comes before the key's newest version, so however its record was
+    batched it cannot replace that version (it goes into history instead)."""
+    return before((ctx.stated_at or "", ctx.pos), newest.order)
 
 
 class Controller:
@@ -154,6 +165,11 @@ class Controller:
             if target is not None and ctx.record_uid not in target.evidence:
                 target.evidence.append(ctx.record_uid)
                 plan.supports.append((target.uid, ctx.record_uid))
+                if target.is_head and ctx.pos > target.pos:
+                    # Said again later: the head stands as of that record, so a late
+                    # record between the two cannot replace it (as in position order).
+                    target.pos = ctx.pos
+                    target.order = (target.order[0], ctx.pos)
                 plan.touch(target)
                 applied.append(target.uid)
         elif kind is OpKind.REVOKE:
@@ -176,7 +192,10 @@ class Controller:
                 applied.append(head.uid)
             elif note == "history":
                 # A late, older value: kept in history, never the head.
-                self._slot_into_history(state, head, new, plan)  # type: ignore[arg-type]
+                newest = head or max(
+                    (v for v in state.versions.values() if v is not new), key=lambda v: v.order
+                )
+                self._slot_into_history(state, newest, new, plan)
             else:
                 new.is_head = True
                 new.status = Status.ACTIVE
@@ -237,16 +256,22 @@ class Controller:
                 return OpKind.NOOP, "revoke: the key has no head"
             if fact.value and normalize_name(fact.value) != normalize_name(head.value):
                 return OpKind.NOOP, "revoke: the named value is not the head"
+            if _older(ctx, head):
+                return OpKind.NOOP, "revoke: older than the head"
             return OpKind.REVOKE, ""
         if head is None:
+            newest = max(state.versions.values(), key=lambda v: v.order, default=None)
+            if newest is not None and _older(ctx, newest):
+                return OpKind.ACCEPT, "history"
             return OpKind.ACCEPT, "new key"
         if self._same_value(state, fact.value) is not None:
             if intent is Intent.CONFIRM and head.status is Status.CONTESTED:
                 return OpKind.RESOLVE, ""
             return OpKind.NOOP, "same value"
-        if _older(ctx.stated_at, head):
-            # Before the contest began, so it cannot settle it: stated history, which a
-            # new head would wrongly supersede forward in time.
+        if _older(ctx, head):
+            # Stated or sent before the head (a late record, however it was batched), so
+            # it cannot replace or settle it: history, which a new head would wrongly
+            # supersede forward in time.
             return OpKind.ACCEPT, "history"
         if intent is Intent.CONFIRM and head.status is Status.CONTESTED:
             return OpKind.RESOLVE, "confirmed a value no source had given"
@@ -318,7 +343,7 @@ class Controller:
         self, state: KeyState, head: VersionState, new: VersionState, plan: Plan
     ) -> None:
         succ, cur = head, self._predecessor(state, head)
-        while cur is not None and cur.order[0] and cur.order[0] > new.order[0]:
+        while cur is not None and before(new.order, cur.order):
             succ, cur = cur, self._predecessor(state, cur)
         new.status = Status.SUPERSEDED
         new.valid_to = succ.valid_from

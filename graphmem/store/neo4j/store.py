@@ -125,6 +125,18 @@ def _version_props(ns: str, v: VersionState) -> dict[str, Any]:
     }
 
 
+def _version_update(ns: str, v: VersionState) -> dict[str, Any]:
+    """What ``update_versions`` changes on a version a plan touched."""
+    return {
+        "uid": v.uid,
+        "status": str(v.status),
+        "head_of": namespaced_key(ns, v.key) if v.is_head else None,
+        "valid_to": v.valid_to,
+        "tx_to": v.tx_to,
+        "pos": v.pos,
+    }
+
+
 @contextmanager
 def _mapped(what: str) -> Iterator[None]:
     """Turn a driver error into the graphmem error a caller can act on."""
@@ -577,16 +589,7 @@ class Neo4jStore(_Reads):
         ]
         for chunk in _chunks(new_rows):
             run("write_versions", rows=chunk)
-        updates = [
-            {
-                "uid": v.uid,
-                "status": str(v.status),
-                "head_of": namespaced_key(ns, v.key) if v.is_head else None,
-                "valid_to": v.valid_to,
-                "tx_to": v.tx_to,
-            }
-            for v in plan.changed_versions.values()
-        ]
+        updates = [_version_update(ns, v) for v in plan.changed_versions.values()]
         for chunk in _chunks(updates):
             run("update_versions", rows=chunk)
         created = {(v.uid, v.evidence[0]) for v in plan.new_versions.values()}
@@ -679,16 +682,7 @@ class Neo4jStore(_Reads):
         )
         run(
             "update_versions",
-            rows=[
-                {
-                    "uid": v.uid,
-                    "status": str(v.status),
-                    "head_of": namespaced_key(ns, v.key) if v.is_head else None,
-                    "valid_to": v.valid_to,
-                    "tx_to": v.tx_to,
-                }
-                for v in plan.changed_versions.values()
-            ],
+            rows=[_version_update(ns, v) for v in plan.changed_versions.values()],
         )
         if plan.supersedes:
             run("link_supersedes", pairs=[list(p) for p in plan.supersedes])
