@@ -1,5 +1,6 @@
 // Erase: the record's operations, the versions only it supported, then the record
-// itself. A sealed tombstone without content remains. Returns the deleted records' texts.
+// itself. Returns the deleted records' texts and the uids of the records deleted (each
+// gets a sealed tombstone without content, keyed by a hash of its id: erase_tombstones).
 // What only took back or settled the erased versions goes with them: the operations
 // applied to nothing else (their fact names the values), the tombstones that revoked
 // them, and the records that carried nothing else (a revoke's text names what it took
@@ -21,12 +22,9 @@ CALL (e) {
     AND NOT EXISTS { (:Operation)-[:FROM]->(src) }
     AND NOT EXISTS { (:Version)-[:SUPPORTED_BY]->(src) }
   WITH DISTINCT src
-  // Sealed like the erased record's: a caller's id replayed later stays erased.
-  CREATE (:Tombstone {uid: $ns + '/erased/' + src.record_id + '@' + $at, ns: $ns, at: $at,
-                      reason: 'erased', sealed: true, record_id: src.uid})
-  WITH src, src.text AS text
+  WITH src, src.text AS text, src.uid AS uid
   DETACH DELETE src
-  RETURN collect(text) AS taken_along
+  RETURN collect(text) AS taken_along, collect(uid) AS taken_uids
 }
 CALL (e) {
   MATCH (t:Tombstone)-[:REVOKES]->(v:Version)
@@ -39,9 +37,7 @@ CALL (e) {
   MATCH (v:Version) WHERE v.uid IN $versions
   DETACH DELETE v
 }
-WITH e, e.text AS text, taken_along
+WITH e, e.text AS text, taken_along, taken_uids
 DETACH DELETE e
-CREATE (:Tombstone {uid: $tomb_uid, ns: $ns, at: $at, reason: 'erased', sealed: true,
-                    record_id: $uid})
 // The texts deleted (a sealed text's key is destroyed once this commits).
-RETURN [text] + taken_along AS texts
+RETURN [text] + taken_along AS texts, [$uid] + taken_uids AS uids

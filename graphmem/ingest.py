@@ -23,6 +23,7 @@ from graphmem.domain.model import (
     ParseStatus,
     Record,
     content_id,
+    erased_ref,
     legacy_content_id,
     utc_now_iso,
 )
@@ -71,6 +72,10 @@ class IngestPipeline:
 
     def record_uid(self, record_id: str) -> str:
         return f"{self.ns}/{record_id}"
+
+    def erased_ref(self, uid: str) -> str:
+        """What an erase tombstone keeps of the record ``uid`` (a keyed hash)."""
+        return erased_ref(uid, self.record_key)
 
     def ingest(
         self,
@@ -144,10 +149,10 @@ class IngestPipeline:
             return out
 
         def lookup(
-            read: Callable[[str, Iterable[str]], Mapping[str, str]], uids: list[str]
+            read: Callable[[str, Mapping[str, str]], Mapping[str, str]], uids: list[str]
         ) -> dict[str, str]:
             olds = [legacy[u] for u in uids if u in legacy]
-            return known_of(uids, read(self.ns, [*uids, *olds]))
+            return known_of(uids, read(self.ns, {u: self.erased_ref(u) for u in [*uids, *olds]}))
 
         t_db = time.perf_counter()
         known = lookup(self.store.known_records, list(unique))

@@ -48,7 +48,7 @@ from graphmem.explain import BrowserTarget, believed_at, explain
 from graphmem.ingest import IngestPipeline
 from graphmem.llm.base import Embedder, LLMClient
 from graphmem.reader import read
-from graphmem.reads.blocks.child import SnapshotSource
+from graphmem.reads.blocks.child import SnapshotSource, remove_orphan_snapshots
 from graphmem.reads.blocks.gates import BlockRequest
 from graphmem.reads.blocks.serving import BlockServer
 from graphmem.reads.blocks.vectors import VectorKeeper, refuse_other_model
@@ -118,6 +118,9 @@ class Memory:
             # the keeper checks again before it embeds anything.
             with contextlib.suppress(StoreUnavailableError):
                 refuse_other_model(store, self.namespace, embedder_name(self.embedder))
+        with contextlib.suppress(StoreUnavailableError):  # earlier versions' tombstones
+            store.hash_tombstone_ids(self.namespace, self._writer.erased_ref)
+        remove_orphan_snapshots()  # a killed process's snapshot may hold erased text
 
     @classmethod
     def connect(
@@ -303,7 +306,15 @@ class Memory:
             for u in doomed:
                 plan.changed_versions.pop(u, None)
             surviving = sorted({vuid for vuid, _, only in scope.versions if not only})
-            tx.erase(self.namespace, uid, sorted(doomed), plan, utc_now_iso(), surviving)
+            tx.erase(
+                self.namespace,
+                uid,
+                sorted(doomed),
+                plan,
+                utc_now_iso(),
+                surviving,
+                erased_ref=self._writer.erased_ref,
+            )
             return len(doomed), len(keys)
 
         removed, rematerialized = self.store.transact(self.namespace, work)

@@ -433,3 +433,20 @@ def test_fresh_read_within_the_deadline_serves_fresh(memory):
         assert "10:15" in b.text and "9:30" not in b.text
     finally:
         server.close()
+
+
+def test_opening_a_namespace_removes_a_dead_builders_snapshot(connect, namespace) -> None:
+    """A snapshot folder a killed process left in /dev/shm (record text, maybe erased
+    since) goes when the next Memory opens, not when some later build starts."""
+    from pathlib import Path
+
+    from graphmem.reads.blocks.child import ram_folder_available
+
+    if not ram_folder_available():
+        pytest.skip("no /dev/shm here")
+    pid = 2**22 + 17  # above Linux's default pid_max: no live process has it
+    folder = Path(f"/dev/shm/graphmem-snapshot-{pid}-test")
+    folder.mkdir()
+    (folder / "record.text.npy").write_text("an erased secret")
+    connect(namespace)
+    assert not folder.exists()

@@ -146,6 +146,53 @@ def test_evidence_never_serves_an_erased_raw_record(memory: Memory) -> None:
     assert "5521" not in text and "new panel" in text
 
 
+def _tombstone_text(memory: Memory) -> str:
+    rows = memory.store.driver.execute_query(
+        "MATCH (t:Tombstone {ns: $ns}) RETURN properties(t) AS p", ns=memory.namespace
+    ).records
+    return repr([r["p"] for r in rows])
+
+
+def test_an_erase_tombstone_keeps_no_caller_id(memory: Memory) -> None:
+    memory.remember("standup", "time", "9:00", record_id="acme-invoice-8812")
+    memory.ingest(
+        [
+            {
+                "text": "no, scrap that",
+                "id": "acme-revoke-5531",
+                "facts": [
+                    {"subject": "standup", "relation": "time", "value": "", "intent": "revoke"}
+                ],
+            }
+        ]
+    )
+    memory.erase("acme-invoice-8812")  # takes the revoke record along
+    kept = _tombstone_text(memory)
+    assert "erased" in kept
+    assert "acme" not in kept and "8812" not in kept and "5531" not in kept
+    for rid in ("acme-invoice-8812", "acme-revoke-5531"):
+        again = memory.ingest([{"text": "replayed", "id": rid}])
+        assert again.stored == 0 and again.skipped_erased == 1
+
+
+def test_tombstones_of_earlier_versions_lose_the_id_they_kept(
+    memory: Memory, connect, namespace
+) -> None:
+    memory.ingest([{"text": "the vault code is 4417", "id": "vault-7741"}])
+    memory.erase("vault-7741")
+    # As earlier versions wrote it: the uid in clear.
+    memory.store.driver.execute_query(
+        "MATCH (t:Tombstone {ns: $ns}) "
+        "SET t.record_id = $uid, t.uid = $ns + '/erased/vault-7741@x'",
+        ns=namespace,
+        uid=f"{namespace}/vault-7741",
+    )
+    reopened = connect(namespace)
+    assert "7741" not in _tombstone_text(reopened)
+    again = reopened.ingest([{"text": "the vault code is 4417", "id": "vault-7741"}])
+    assert again.stored == 0 and again.skipped_erased == 1
+
+
 def test_a_revoke_record_erased_with_its_value_stays_erased(memory: Memory) -> None:
     memory.remember("standup", "time", "9:00", record_id="r1")
     memory.ingest(

@@ -281,6 +281,13 @@ def content_id(record: Record, key: bytes) -> str:
     return "r-" + hmac.new(key, content, hashlib.sha256).hexdigest()[:24]
 
 
+def erased_ref(uid: str, key: bytes) -> str:
+    """What an erase tombstone keeps of a record's id: a keyed hash (HMAC-SHA256, the key
+    outside the database), so the id a caller chose is not left in clear, while the same
+    id sent again is still recognised as erased."""
+    return "e-" + hmac.new(key, uid.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
+
+
 def legacy_content_id(record: Record) -> str:
     """The unkeyed id earlier versions derived (a plain hash): looked up so records stored
     by them are still recognised when sent again, never given to a new record."""

@@ -31,6 +31,7 @@ from fastapi.openapi.utils import get_openapi
 from starlette.types import ASGIApp
 
 from graphmem import __version__
+from graphmem.service.access_log import install_access_log_redaction
 from graphmem.service.problems import BodyLimit, install_error_handlers
 from graphmem.service.protocol import http_protocol
 from graphmem.service.routes import router
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from graphmem.service.mcp import McpEndpoint
 
     settings = settings or Settings.from_env()
+    install_access_log_redaction()
     svc = Service(settings)
     mcp = McpEndpoint(svc)
 

@@ -93,8 +93,9 @@ class EraseScope:
 
 
 class StoreReads(Protocol):
-    def known_records(self, ns: str, uids: Iterable[str]) -> dict[str, str]:
-        """uid -> ``stored`` or ``erased`` for the records the namespace has seen."""
+    def known_records(self, ns: str, refs: Mapping[str, str]) -> dict[str, str]:
+        """uid -> ``stored`` or ``erased`` for the records the namespace has seen, given
+        each uid's erase ref (what its tombstone would keep: ``erased_ref``)."""
         ...
 
     def load_keys(self, ns: str, keys: Iterable[str]) -> dict[str, KeyState]: ...
@@ -115,6 +116,8 @@ class StoreTransaction(StoreReads, Protocol):
         plan: Plan,
         at: str,
         surviving: Sequence[str] = (),
+        *,
+        erased_ref: Callable[[str], str],
     ) -> None: ...
 
 
@@ -122,6 +125,10 @@ class Store(StoreReads, Protocol):
     def install_schema(self) -> None: ...
 
     def close(self) -> None: ...
+
+    def hash_tombstone_ids(self, ns: str, erased_ref: Callable[[str], str]) -> int:
+        """Rewrite erase tombstones that keep a record's id in clear (earlier versions)."""
+        ...
 
     def ping(self) -> None:
         """Raise ``StoreUnavailableError`` unless the database answers."""

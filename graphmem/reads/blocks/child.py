@@ -173,8 +173,9 @@ def _scratch_dir() -> str:
     return tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-", dir=_SHM)  # mode 0700
 
 
-def _remove_orphans() -> None:
-    """Remove the folders of snapshot builders that died before handing them over."""
+def remove_orphan_snapshots() -> None:
+    """Remove the folders of snapshot builders that died before handing them over (each
+    Memory does this when it opens: a dead process's folder may hold erased text)."""
     if not ram_folder_available():
         return
     for path in Path(_SHM).glob(f"{_PREFIX}*"):
@@ -290,7 +291,7 @@ class ChildBuilder:
                 raise SnapshotBuildError("the snapshot builder was closed")
             proc = self._proc
             if proc is None or proc.poll() is not None:
-                _remove_orphans()
+                remove_orphan_snapshots()
                 proc = self._proc = subprocess.Popen(
                     [sys.executable, "-m", "graphmem.reads.blocks.child"],
                     stdin=subprocess.PIPE,
@@ -324,7 +325,7 @@ class ChildBuilder:
         proc, self._proc = self._proc, None
         if proc is not None and proc.poll() is None:
             self._kill(proc)
-        _remove_orphans()
+        remove_orphan_snapshots()
 
 
 def _serve() -> None:

@@ -208,10 +208,11 @@ class _Reads:
     def _active(self, r: Mapping[str, Any]) -> ActiveRecord:
         return _active({**r, "text": self._open(r["text"])})
 
-    def known_records(self, ns: str, uids: Iterable[str]) -> dict[str, str]:
+    def known_records(self, ns: str, refs: Mapping[str, str]) -> dict[str, str]:
         found: dict[str, str] = {}
-        for chunk in _chunks(list(uids), 20000):
-            for row in self.run("known_records", {"uids": chunk}):
+        rows = [{"uid": uid, "ref": ref} for uid, ref in refs.items()]
+        for chunk in _chunks(rows, 20000):
+            for row in self.run("known_records", {"rows": chunk}):
                 found[row["uid"]] = row["state"]
         return found
 
@@ -266,9 +267,11 @@ class TxStore(_Reads):
         plan: Plan,
         at: str,
         surviving: Sequence[str] = (),
+        *,
+        erased_ref: Callable[[str], str],
     ) -> None:
         self.deleted_texts += Neo4jStore._erase_tx(
-            self.tx, ns, uid, doomed, plan, at, list(surviving)
+            self.tx, ns, uid, doomed, plan, at, list(surviving), erased_ref
         )
 
 
@@ -326,6 +329,21 @@ class Neo4jStore(_Reads):
                 "'graphmem neo4j start' or set NEO4J_URI (and NEO4J_USER/NEO4J_PASSWORD)."
             ) from exc
         return cls(driver, database, write_timeout, sealer)
+
+    def hash_tombstone_ids(self, ns: str, erased_ref: Callable[[str], str]) -> int:
+        """Rewrite erase tombstones of earlier versions, which kept the record's id in
+        clear, to keep only ``erased_ref`` of it; how many were rewritten."""
+        rows = [
+            {
+                "old": r["uid"],
+                "uid": f"{ns}/erased/{erased_ref(r['record_uid'])}@{r['at']}",
+                "ref": erased_ref(r["record_uid"]),
+            }
+            for r in self.run("migrate_tombstone_ids_found", {"ns": ns, "prefix": f"{ns}/"})
+        ]
+        if rows:
+            self._write("migrate_tombstone_ids", {"rows": rows})
+        return len(rows)
 
     def close(self) -> None:
         with _mapped("close"):
@@ -646,10 +664,11 @@ class Neo4jStore(_Reads):
         plan: Plan,
         at: str,
         surviving: list[str],
+        erased_ref: Callable[[str], str],
     ) -> list[str]:
         """Delete the record, its ops and the versions only it supported; restore heads;
-        versions other records keep lose the erased record's spelling. Returns the texts
-        of the records deleted."""
+        versions other records keep lose the erased record's spelling; a tombstone keyed
+        by ``erased_ref`` of each deleted record's uid. Returns the deleted texts."""
 
         def run(name: str, **params: Any) -> list[dict[str, Any]]:
             return [r.data() for r in tx.run(cypher(name), params)]
@@ -671,15 +690,10 @@ class Neo4jStore(_Reads):
             run("respell_operations", rows=scrubbed)
         run("clear_heads", uids=[*plan.changed_versions, *doomed])
         run("raw_changed", ns=ns)  # the erased record may have been an unresolved one
-        deleted = run(
-            "erase_delete",
-            uid=uid,
-            versions=doomed,
-            ns=ns,
-            at=at,
-            # A derived id can be stored and erased again: each erase has its own tombstone.
-            tomb_uid=f"{ns}/erased/{uid.split('/', 1)[1]}@{at}",
-        )
+        deleted = run("erase_delete", uid=uid, versions=doomed, ns=ns)
+        # A derived id can be stored and erased again: each erase has its own tombstone.
+        refs = [erased_ref(u) for row in deleted for u in row["uids"]]
+        run("erase_tombstones", refs=refs, ns=ns, at=at)
         run(
             "update_versions",
             rows=[_version_update(ns, v) for v in plan.changed_versions.values()],
