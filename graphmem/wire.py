@@ -24,7 +24,7 @@ from dataclasses import dataclass, fields
 from http import HTTPStatus
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict
 
 from graphmem._errors import (
     ConflictError,
@@ -348,6 +348,11 @@ def _unicode(value: str) -> str:
 
 
 Text = Annotated[str, AfterValidator(_unicode)]
+# JSON has its own types: "7" is not a number and true is not 1 (the CLI and Python
+# refuse both too).
+Int = Annotated[int, Strict()]
+Float = Annotated[float, Strict()]
+Bool = Annotated[bool, Strict()]
 IntentName = Literal["assert", "update", "correct", "revoke", "confirm"]
 
 
@@ -370,13 +375,13 @@ class RecordIn(BaseModel):
     model_config = ConfigDict(extra="allow")
     text: Text
     id: Text | None = None
-    pos: int | None = Field(None, ge=0, le=MAX_GIVEN_POS)
+    pos: Int | None = Field(None, ge=0, le=MAX_GIVEN_POS)
     speaker: Text | None = None
     participants: list[Text] | None = None
     observed_at: Text | None = None
     stated_at: Text | None = None
     source: Text | None = None
-    authority: int | Text | None = Field(
+    authority: Int | Text | None = Field(
         None, description="hearsay, first_person, official, system (or 0-2)"
     )
     facts: list[FactIn] | None = None
@@ -396,7 +401,7 @@ class RememberIn(BaseModel):
     intent: IntentName = "assert"
     speaker: Text | None = None
     source: Text | None = None
-    authority: int | Text | None = None
+    authority: Int | Text | None = None
     stated_at: Text | None = None
     observed_at: Text | None = None
     record_id: Text | None = None
@@ -418,19 +423,19 @@ class ResolveIn(BaseModel):
     value: Text
     text: Text | None = None
     speaker: Text | None = None
-    authority: int | Text | None = None
+    authority: Int | Text | None = None
 
 
 class EvidenceIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     question: Text
-    hops: int = 5
-    budget_chars: int = 60_000
+    hops: Int = 5
+    budget_chars: Int = 60_000
     control: Text = "cmc"
 
 
 class AnswerIn(EvidenceIn):
-    timeout: float | None = Field(None, gt=0, le=600, description="reader timeout, seconds")
+    timeout: Float | None = Field(None, gt=0, le=600, description="reader timeout, seconds")
 
 
 class BlockIn(BaseModel):
@@ -443,14 +448,14 @@ class BlockIn(BaseModel):
     request: Text = Field(description="the unfinished message the block is for")
     partner: Text = Field("", description="who the message is to")
     now: Text | None = Field(None, description="ISO-8601; default: the current time")
-    deadline_ms: float | None = Field(None, description="fresh reads wait at most this")
-    fresh: bool | None = Field(None, description="read Neo4j now, not the snapshot")
+    deadline_ms: Float | None = Field(None, description="fresh reads wait at most this")
+    fresh: Bool | None = Field(None, description="read Neo4j now, not the snapshot")
     identity: Text | None = Field(None, description=" | ".join(get_args(Identity)))
     gate: Text | None = Field(None, description=" | ".join(get_args(Gate)))
-    k: int | None = Field(None, description="at most this many lines")
-    max_chars: int | None = Field(None, description="at most this many characters")
-    tau: float | None = None
-    margin: float | None = None
+    k: Int | None = Field(None, description="at most this many lines")
+    max_chars: Int | None = Field(None, description="at most this many characters")
+    tau: Float | None = None
+    margin: Float | None = None
 
     def options(self) -> dict[str, Any]:
         """The block options given, unknown ones included (``Memory.block`` refuses them)."""

@@ -75,3 +75,36 @@ def test_a_namespace_is_matched_whole(ns: str) -> None:
         validate_namespace(ns)
     with pytest.raises(ValueError):
         parse_api_keys({"key-123456789": [ns]})
+
+
+@pytest.mark.parametrize(
+    ("fields", "what"),
+    [
+        ({"speaker": "x" * 1001}, "speaker"),
+        ({"source": "x" * 1001}, "source"),
+        ({"participants": ["x" * 1001]}, "participant"),
+        ({"participants": [f"p{i}" for i in range(65)]}, "participants"),
+        ({"facts": [Fact("door", "colour", f"c{i}") for i in range(257)]}, "facts"),
+    ],
+)
+def test_every_string_and_list_of_a_record_is_bounded(fields: dict, what: str) -> None:
+    with pytest.raises(InvalidInputError, match=what):
+        Record("p", id="b", **fields)
+
+
+@pytest.mark.parametrize("subject", ["!!!", "🙂", "  ...  "])
+def test_a_subject_that_normalises_to_nothing_is_refused(subject: str) -> None:
+    from graphmem.domain.keys import make_key
+
+    with pytest.raises(InvalidInputError, match="subject"):
+        make_key(subject, "colour")
+
+
+@pytest.mark.integration
+def test_an_unkeyable_fact_writes_nothing(memory: Memory) -> None:
+    with pytest.raises(InvalidInputError):
+        memory.remember("!!!", "colour", "red")
+    assert memory.state() == ""
+    report = memory.ingest([Record("p", id="k", facts=(Fact("?!", "colour", "red"),))])
+    assert report.errors  # kept raw, reported
+    assert memory.state() == ""

@@ -71,8 +71,14 @@ def namespaced_key(ns: str, key: str) -> str:
 def make_key(subject: str, relation: str, value: str | None = None) -> str:
     """The key of a single-valued relation, or of one member of a set-valued one."""
     parts = [normalize_name(subject), relation]
+    if not parts[0]:
+        raise InvalidInputError(
+            f"subject {subject!r} has no letters or digits to know it by; name the subject"
+        )
     if value is not None:
         parts.append(normalize_name(value))
+        if not parts[-1]:
+            raise InvalidInputError(f"value {value!r} has no letters or digits to key it by")
     return KEY_SEP.join(parts)
 
 

@@ -158,6 +158,9 @@ MAX_NAME_CHARS = 1_000  # names and values are indexed: Neo4j caps index keys
 # highest one, up to MAX_POS (exact in a JSON double). The gap (about 9e15 positions)
 # means no record a caller can send leaves a namespace without positions to give.
 MAX_GIVEN_POS = 10**12
+# One record's facts are applied in one transaction that holds the namespace's writers.
+MAX_FACTS_PER_RECORD = 256
+MAX_PARTICIPANTS = 64
 MAX_POS = 2**53
 
 # C0 controls and DEL; text and values may keep tab and line breaks, names and ids may not.
@@ -183,6 +186,10 @@ def _optional_str(value: object, what: str) -> str | None:
         return None
     if not isinstance(value, str):
         raise InvalidInputError(f"record {what} must be a string, got {type(value).__name__}")
+    if len(value) > MAX_NAME_CHARS:
+        raise InvalidInputError(
+            f"record {what} has {len(value):,} characters; the limit is {MAX_NAME_CHARS:,}"
+        )
     _check_encodable(value, f"record {what}")
     return value
 
@@ -218,6 +225,11 @@ class Record:
             _optional_str(getattr(self, name), name)
         if isinstance(self.participants, str):
             object.__setattr__(self, "participants", (self.participants,))
+        if len(self.participants or ()) > MAX_PARTICIPANTS:
+            raise InvalidInputError(
+                f"a record has at most {MAX_PARTICIPANTS} participants, got "
+                f"{len(self.participants):,}"
+            )
         for p in self.participants or ():
             _optional_str(p, "participant")
         if len(text) > MAX_TEXT_CHARS:
@@ -231,6 +243,11 @@ class Record:
         object.__setattr__(self, "authority", Authority.parse(self.authority))
         if self.facts is not None:
             object.__setattr__(self, "facts", tuple(self.facts))
+            if len(self.facts) > MAX_FACTS_PER_RECORD:
+                raise InvalidInputError(
+                    f"a record carries at most {MAX_FACTS_PER_RECORD} facts, got "
+                    f"{len(self.facts):,}; split them over several records"
+                )
         if self.pos is not None and (
             isinstance(self.pos, bool)
             or not isinstance(self.pos, int)

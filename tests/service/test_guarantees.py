@@ -106,3 +106,27 @@ def test_cypher_and_html_in_names_are_inert_text(service, name):
         ev = client.evidence(f"what colour is {name}?")
         assert f"{name} is blue" in ev.text
         assert client.audit("two_heads") == []
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"text": "p", "pos": "7"},
+        {"text": "p", "pos": True},
+        {"text": "p", "pos": 7.0},
+        {"text": "p", "authority": True},
+        {"text": "p", "speaker": "x" * 1_000_001},
+        {"text": "p", "facts": [{"subject": "d", "relation": "c", "value": "v"}] * 10_000},
+    ],
+)
+def test_rest_types_are_strict_and_sizes_bounded(service, record):
+    import httpx
+
+    ns = f"strict-{uuid.uuid4().hex[:8]}"
+    with httpx.Client(base_url=service.url, headers={"Authorization": f"Bearer {KEY}"}) as h:
+        r = h.post(f"/v1/{ns}/records", json={"records": [record]}, timeout=60)
+        if r.status_code == 200:  # a per-record problem is reported, nothing stored
+            assert r.json()["stored"] == 0 and r.json()["errors"], r.json()
+        else:
+            assert r.status_code in (413, 422), r.text
+        assert h.get(f"/v1/{ns}/state").json()["text"] == ""
