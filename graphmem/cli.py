@@ -509,16 +509,24 @@ def why(ctx: click.Context, subject: str, relation: str, as_json: bool) -> None:
 @click.argument("subject")
 @click.argument("relation")
 @click.option("--json", "as_json", is_flag=True, help="Print the operations as JSON.")
+@click.option(
+    "--limit", default=100, show_default=True, type=click.IntRange(1, 1000), help="At most."
+)
+@click.option(
+    "--offset", default=0, show_default=True, type=click.IntRange(0, 10**9), help="Skip first."
+)
 @click.pass_context
-def history(ctx: click.Context, subject: str, relation: str, as_json: bool) -> None:
-    """The op log of one key, oldest first.
+def history(
+    ctx: click.Context, subject: str, relation: str, as_json: bool, limit: int, offset: int
+) -> None:
+    """The op log of one key, oldest first, a page at a time.
 
     \b
     Example:
-      graphmem history Minjun "5k personal best"
+      graphmem history Minjun "5k personal best" --limit 100 --offset 100
     """
     with _connect(ctx) as mem:
-        ops = mem.history(subject, relation)
+        ops = mem.history(subject, relation, limit=limit, offset=offset)
     if as_json:
         _json(ops)
         return

@@ -156,15 +156,27 @@ class _Calls:
         return _Call("POST", self._p("block"), block_from_dict, json=body)
 
     def _key_call(
-        self, tail: str, subject: str, relation: str, parse: Callable[[Any], T]
+        self, tail: str, subject: str, relation: str, parse: Callable[[Any], T], **page: int
     ) -> _Call[T]:
-        return _Call("GET", self._p(tail), parse, params={"subject": subject, "relation": relation})
+        params: dict[str, Any] = {"subject": subject, "relation": relation, **page}
+        return _Call("GET", self._p(tail), parse, params=params)
 
-    def _why_call(self, subject: str, relation: str) -> _Call[Explanation]:
-        return self._key_call("why", subject, relation, Explanation.from_dict)
+    def _why_call(
+        self, subject: str, relation: str, limit: int, evidence_limit: int
+    ) -> _Call[Explanation]:
+        return self._key_call(
+            "why",
+            subject,
+            relation,
+            Explanation.from_dict,
+            limit=limit,
+            evidence_limit=evidence_limit,
+        )
 
-    def _history_call(self, subject: str, relation: str) -> _Call[Rows]:
-        return self._key_call("history", subject, relation, lambda d: d["operations"])
+    def _history_call(self, subject: str, relation: str, limit: int, offset: int) -> _Call[Rows]:
+        return self._key_call(
+            "history", subject, relation, lambda d: d["operations"], limit=limit, offset=offset
+        )
 
     def _as_of_call(self, subject: str, relation: str, at: str, axis: str) -> _Call[str | None]:
         return _Call(
@@ -334,11 +346,15 @@ class Client(_Calls):
         ``options`` override the service's ``BlockOptions``."""
         return self._do(self._block_call(request, partner, now, options))
 
-    def why(self, subject: str, relation: str) -> Explanation:
-        return self._do(self._why_call(subject, relation))
+    def why(
+        self, subject: str, relation: str, *, limit: int = 100, evidence_limit: int = 20
+    ) -> Explanation:
+        return self._do(self._why_call(subject, relation, limit, evidence_limit))
 
-    def history(self, subject: str, relation: str) -> list[dict[str, Any]]:
-        return self._do(self._history_call(subject, relation))
+    def history(
+        self, subject: str, relation: str, *, limit: int = 100, offset: int = 0
+    ) -> list[dict[str, Any]]:
+        return self._do(self._history_call(subject, relation, limit, offset))
 
     def as_of(
         self, subject: str, relation: str, at: str, axis: Literal["valid", "transaction"] = "valid"
@@ -498,11 +514,15 @@ class AsyncClient(_Calls):
         """The memory block for an unfinished message to ``partner`` (``Memory.block``)."""
         return await self._do(self._block_call(request, partner, now, options))
 
-    async def why(self, subject: str, relation: str) -> Explanation:
-        return await self._do(self._why_call(subject, relation))
+    async def why(
+        self, subject: str, relation: str, *, limit: int = 100, evidence_limit: int = 20
+    ) -> Explanation:
+        return await self._do(self._why_call(subject, relation, limit, evidence_limit))
 
-    async def history(self, subject: str, relation: str) -> list[dict[str, Any]]:
-        return await self._do(self._history_call(subject, relation))
+    async def history(
+        self, subject: str, relation: str, *, limit: int = 100, offset: int = 0
+    ) -> list[dict[str, Any]]:
+        return await self._do(self._history_call(subject, relation, limit, offset))
 
     async def as_of(
         self, subject: str, relation: str, at: str, axis: Literal["valid", "transaction"] = "valid"

@@ -42,10 +42,15 @@ def explain(
     *,
     set_valued: bool,
     browser: BrowserTarget | None = None,
+    limit: int = 100,
+    evidence_limit: int = 20,
 ) -> Explanation:
-    """Every version of (subject, relation) — of each member, when set-valued."""
+    """The newest ``limit`` versions of (subject, relation), of each member when
+    set-valued, each with its newest ``evidence_limit`` records."""
     key = make_key(subject, relation)
-    versions = store.key_versions_detail(ns, key, set_valued=set_valued)
+    versions = store.key_versions_detail(
+        ns, key, set_valued=set_valued, limit=limit, evidence_limit=evidence_limit
+    )
     heads = [v for v in versions if v.get("is_head")]
     kid = namespaced_key(ns, key) + (KEY_SEP if set_valued else "")
     params = {"kid": kid}

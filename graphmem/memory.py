@@ -34,6 +34,8 @@ from graphmem.domain.controller import Controller, Plan
 from graphmem.domain.evidence import Evidence
 from graphmem.domain.keys import RelationRegistry, make_key
 from graphmem.domain.model import (
+    OFFSET_MAX,
+    PAGE_MAX,
     Authority,
     Fact,
     Intent,
@@ -57,6 +59,12 @@ from graphmem.results import Answer, EraseReport, Explanation, IngestReport, Wri
 from graphmem.store.protocol import Store, StoreTransaction
 
 __all__ = ["Memory", "validate_namespace"]
+
+
+def _bounded(value: object, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInputError(f"{name} must be a whole number from {low} to {high:,}")
+    return value
 
 
 class Memory:
@@ -113,13 +121,14 @@ class Memory:
         self._blocks: BlockServer | None = None
         self._blocks_lock = threading.Lock()
         self._released = False
-        if self.embedder is not None:
-            # Vectors of two models in one namespace cannot be compared. With Neo4j away,
-            # the keeper checks again before it embeds anything.
-            with contextlib.suppress(StoreUnavailableError):
-                refuse_other_model(store, self.namespace, embedder_name(self.embedder))
-        with contextlib.suppress(StoreUnavailableError):  # earlier versions' tombstones
+        # With Neo4j away, one failed call is enough (a later Memory does the rest).
+        with contextlib.suppress(StoreUnavailableError):
+            # Earlier versions' erase tombstones kept record ids in clear.
             store.hash_tombstone_ids(self.namespace, self._writer.erased_ref)
+            if self.embedder is not None:
+                # Vectors of two models in one namespace cannot be compared (the keeper
+                # checks again before it embeds anything).
+                refuse_other_model(store, self.namespace, embedder_name(self.embedder))
         remove_orphan_snapshots()  # a killed process's snapshot may hold erased text
 
     @classmethod
@@ -468,8 +477,12 @@ class Memory:
         member = value if self.registry.is_set_valued(rel) and value else None
         return make_key(subject, rel, member)
 
-    def why(self, subject: str, relation: str) -> Explanation:
-        """Why is this remembered? Value, evidence, what it replaced, a Cypher query."""
+    def why(
+        self, subject: str, relation: str, *, limit: int = 100, evidence_limit: int = 20
+    ) -> Explanation:
+        """Why is this remembered? Value, evidence, what it replaced, a Cypher query: the
+        newest ``limit`` versions (1-1,000), each with its newest ``evidence_limit``
+        records (1-1,000; ``evidence_count`` says how many there are)."""
         rel = self.registry.align(relation)
         return explain(
             self.store,
@@ -478,11 +491,21 @@ class Memory:
             rel,
             set_valued=self.registry.is_set_valued(rel),
             browser=self._browser,
+            limit=_bounded(limit, "limit", 1, PAGE_MAX),
+            evidence_limit=_bounded(evidence_limit, "evidence_limit", 1, PAGE_MAX),
         )
 
-    def history(self, subject: str, relation: str) -> list[dict[str, Any]]:
-        """Every operation applied to the key, oldest first, with its record."""
-        return self.store.history(self.namespace, self._key(subject, relation))
+    def history(
+        self, subject: str, relation: str, *, limit: int = 100, offset: int = 0
+    ) -> list[dict[str, Any]]:
+        """The operations applied to the key, oldest first, with their records: ``limit``
+        of them (1-1,000) after the first ``offset``."""
+        return self.store.history(
+            self.namespace,
+            self._key(subject, relation),
+            limit=_bounded(limit, "limit", 1, PAGE_MAX),
+            offset=_bounded(offset, "offset", 0, OFFSET_MAX),
+        )
 
     def as_of(
         self, subject: str, relation: str, at: str, axis: Literal["valid", "transaction"] = "valid"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from graphmem import InvalidInputError, Memory
-from graphmem.local_neo4j import LocalNeo4j
+from graphmem.local_neo4j import LocalNeo4j, default_home
 
 pytestmark = pytest.mark.integration
 
@@ -23,6 +23,7 @@ pytestmark = pytest.mark.integration
 SECRET = "Zorblaxine Quentworthy"
 PIN = "Pin-73169931"
 KEPT = "Maximiliano Keepsworthy"
+CALLER_ID = "ledger-Xyloquent-5581"  # a record id the caller chose: it must not stay either
 
 
 def _free_port() -> int:
@@ -101,15 +102,15 @@ def test_erased_text_is_gone_from_the_data_folder_after_stop(server: LocalNeo4j)
             SECRET, "card pin", PIN, record_id="s1", text=f"{SECRET} says the card pin is {PIN}"
         )
         m.revoke(SECRET, "card pin")  # generated revoke evidence names the secret too
-        m.ingest([{"id": "s2", "text": f"{SECRET} hides the pin {PIN} under the mat"}])
+        m.ingest([{"id": CALLER_ID, "text": f"{SECRET} hides the pin {PIN} under the mat"}])
         m.remember("door", "colour", "red", record_id="keep", text=f"the door is red, said {KEPT}")
         # Blocks keep vectors of records and values in Neo4j: the erased ones must go too.
         m.block(f"what's {SECRET}'s pin?", "door")
         assert m._blocks is not None and m._blocks.vectors is not None
         assert m._blocks.vectors.wait_idle(120)
-        secret_vector = _vector_of(m, "s2")
+        secret_vector = _vector_of(m, CALLER_ID)
         m.erase("s1")
-        m.erase("s2")
+        m.erase(CALLER_ID)
         assert SECRET not in m.evidence(f"What is {SECRET}'s card pin?").text
     # Neo4j itself keeps the bytes: this is what the test would find without compaction.
     assert _files_holding(server.data_dir, "Zorblaxine")
@@ -119,8 +120,15 @@ def test_erased_text_is_gone_from_the_data_folder_after_stop(server: LocalNeo4j)
     assert stopped.returncode == 0, stopped.stderr
     assert "erased since the last compaction" in stopped.stderr
     assert not server.status().running
-    for word in (SECRET, "Zorblaxine", "Quentworthy", PIN, "73169931"):
+    for word in (SECRET, "Zorblaxine", "Quentworthy", PIN, "73169931", "Xyloquent"):
         assert _files_holding(server.data_dir, word) == [], word
+        if Path("/dev/shm").is_dir():
+            assert _files_holding(Path("/dev/shm"), word) == [], word
+        # GRAPHMEM_HOME but the jars and the default server (not this test's): the
+        # installation secret, key stores.
+        for path in default_home().glob("*"):
+            if not path.name.startswith(("m2", "neo4j-", "server")):
+                assert _files_holding(path, word) == [], (word, path)
     assert _files_holding_bytes(server.data_dir, secret_vector) == []
     assert _files_holding(server.data_dir, KEPT)  # what was kept is still stored
 

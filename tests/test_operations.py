@@ -245,3 +245,28 @@ def test_unknown_configuration_is_a_typed_error():
         MemoryConfig().with_overrides(extracter="chat")
     with pytest.raises(InvalidInputError):
         MemoryConfig(neo4j_auth="neo4j")  # type: ignore[arg-type]
+
+
+def test_why_and_history_come_a_page_at_a_time(memory) -> None:
+    from graphmem import InvalidInputError
+
+    for i in range(12):
+        memory.remember("door", "colour", f"c{i}", intent="update", record_id=f"d{i}")
+    for i in range(5):  # the current value said again: its evidence grows
+        memory.remember("door", "colour", "c11", record_id=f"again{i}")
+    ops = memory.history("door", "colour")
+    assert len(ops) == 17
+    page = memory.history("door", "colour", limit=5, offset=10)
+    assert page == ops[10:15]
+    exp = memory.why("door", "colour", limit=3, evidence_limit=2)
+    assert [v["value"] for v in exp.versions] == ["c9", "c10", "c11"]
+    head = exp.versions[-1]
+    assert head["evidence_count"] == 6 and len(head["evidence"]) == 2
+    assert [e["record_id"] for e in head["evidence"]] == ["again4", "again3"]
+    assert exp.value == "c11"
+    assert all("embedding" not in v for v in exp.versions)
+    for bad in ({"limit": 0}, {"limit": 1001}, {"evidence_limit": True}):
+        with pytest.raises(InvalidInputError):
+            memory.why("door", "colour", **bad)
+    with pytest.raises(InvalidInputError):
+        memory.history("door", "colour", offset=-1)

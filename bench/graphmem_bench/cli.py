@@ -686,6 +686,34 @@ def bench_erase_disk(sizes: str, write: str | None) -> None:
     _publish(erase_disk.markdown(rows, cmd), "erase-disk", write)
 
 
+@main.command("faults")
+@click.option("--compactions", default=20, show_default=True, type=click.IntRange(1, 200))
+@click.option("--soak-minutes", default=10.0, show_default=True, type=click.FloatRange(0, 24 * 60))
+@click.option("--outage-calls", default=10, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
+def bench_faults(
+    compactions: int, soak_minutes: float, outage_calls: int, write: str | None
+) -> None:
+    """Compactions under writers (Python and service), kill -9 at each compaction step,
+    every route with Neo4j stopped, and a soak with erases and a compaction. Runs on its
+    own scratch server.
+
+    \b
+    Example:
+      graphmem-bench faults --compactions 20 --soak-minutes 10 --write BENCHMARKS.md
+    """
+    from graphmem_bench import faults
+
+    res = faults.run(
+        compactions, soak_minutes, outage_calls, progress=lambda m: click.echo(m, err=True)
+    )
+    cmd = (
+        f"graphmem-bench faults --compactions {compactions} --soak-minutes {soak_minutes:g} "
+        f"--outage-calls {outage_calls}" + (f" --write {write}" if write else "")
+    )
+    _publish(faults.markdown(res, cmd), "faults", write)
+
+
 @main.command("interfaces")
 @click.option("--requests", default=200, show_default=True, help="Block requests per interface.")
 @click.option(

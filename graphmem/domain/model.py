@@ -160,6 +160,9 @@ MAX_NAME_CHARS = 1_000  # names and values are indexed: Neo4j caps index keys
 MAX_GIVEN_POS = 10**12
 # One record's facts are applied in one transaction that holds the namespace's writers.
 MAX_FACTS_PER_RECORD = 256
+# Explanations and histories come a page at a time: at most this many items per answer.
+PAGE_MAX = 1000
+OFFSET_MAX = 10**9
 MAX_PARTICIPANTS = 64
 MAX_POS = 2**53
 

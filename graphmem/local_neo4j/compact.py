@@ -237,6 +237,20 @@ class _SealedFile:
 
 
 # -- the fence -----------------------------------------------------------------------------
+def _holder_dead(holder: str) -> bool:
+    """Whether a fence's holder ("pid N on HOST") is a process of this host that is gone."""
+    from graphmem.local_neo4j import _pid_alive
+
+    parts = holder.split()
+    if len(parts) != 4 or parts[0] != "pid" or parts[3] != socket.gethostname():
+        return False
+    try:
+        pid = int(parts[1])
+    except ValueError:
+        return False
+    return pid > 0 and not _pid_alive(pid)
+
+
 class _Fence:
     """Raise the fence, keep renewing its lease from a thread, lower it on request."""
 
@@ -246,14 +260,17 @@ class _Fence:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def _raise(self, *, renew: bool) -> str:
+    def _raise(self, *, renew: bool, force: bool = False) -> str:
         row = self.driver.execute_query(
             cypher("compact_fence"),
             lease_ms=int(LEASE_S * 1000),
             holder=self.holder,
             renew=renew,
+            force=force,
             database_=DATABASE,
         ).records[0]
+        if row["taken"] and not force and _holder_dead(str(row["holder"])):
+            return self._raise(renew=renew, force=True)  # a killed compaction's fence
         if row["taken"]:
             raise LocalNeo4jError(
                 f"another compaction ({row['holder']}) is running on this database; "

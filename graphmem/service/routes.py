@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException
 from graphmem import __version__
 from graphmem._names import validate_namespace
 from graphmem.browser import guide_html
+from graphmem.domain.model import OFFSET_MAX, PAGE_MAX
 from graphmem.results import IngestReport, evidence_to_dict
 from graphmem.service.state import Service
 from graphmem.wire import (
@@ -326,10 +327,17 @@ async def block(body: BlockIn, svc: Svc, ns: Ns) -> dict[str, Any]:
     responses=_responses(*_COMMON),
 )
 def why(
-    svc: Svc, ns: Ns, subject: Annotated[str, Query()], relation: Annotated[str, Query()]
+    svc: Svc,
+    ns: Ns,
+    subject: Annotated[str, Query()],
+    relation: Annotated[str, Query()],
+    limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = 100,
+    evidence_limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = 20,
 ) -> dict[str, Any]:
-    """Why do you remember this? Value, evidence, what it replaced, the Cypher query."""
-    return svc.memory(ns).why(subject, relation).to_dict()
+    """Why do you remember this? Value, evidence, what it replaced, the Cypher query: the
+    newest ``limit`` versions, each with its newest ``evidence_limit`` records."""
+    mem = svc.memory(ns)
+    return mem.why(subject, relation, limit=limit, evidence_limit=evidence_limit).to_dict()
 
 
 @router.get(
@@ -340,10 +348,15 @@ def why(
     responses=_responses(*_COMMON),
 )
 def history(
-    svc: Svc, ns: Ns, subject: Annotated[str, Query()], relation: Annotated[str, Query()]
+    svc: Svc,
+    ns: Ns,
+    subject: Annotated[str, Query()],
+    relation: Annotated[str, Query()],
+    limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = 100,
+    offset: Annotated[int, Query(ge=0, le=OFFSET_MAX)] = 0,
 ) -> dict[str, Any]:
-    """The op log of one key, oldest first."""
-    ops = svc.memory(ns).history(subject, relation)
+    """The op log of one key, oldest first: ``limit`` operations after ``offset``."""
+    ops = svc.memory(ns).history(subject, relation, limit=limit, offset=offset)
     return {"subject": subject, "relation": relation, "operations": ops}
 
 

@@ -186,12 +186,17 @@ class Store(StoreReads, Protocol):
         ...
 
     # -- explanations and audits ------------------------------------------------------
-    def key_versions_detail(self, ns: str, key: str, *, set_valued: bool) -> list[dict[str, Any]]:
-        """Every version of a key (of every member of a set-valued relation) with its
-        evidence, tombstones and what it supersedes, oldest first."""
+    def key_versions_detail(
+        self, ns: str, key: str, *, set_valued: bool, limit: int, evidence_limit: int
+    ) -> list[dict[str, Any]]:
+        """The newest ``limit`` versions of a key (of the members of a set-valued
+        relation, current ones first) with their newest ``evidence_limit`` records,
+        tombstones and what they supersede, oldest first."""
         ...
 
-    def history(self, ns: str, key: str) -> list[dict[str, Any]]: ...
+    def history(self, ns: str, key: str, *, limit: int, offset: int) -> list[dict[str, Any]]:
+        """A page of the key's op log, oldest first."""
+        ...
 
     def value_valid_at(self, ns: str, key: str, at: str) -> str | None: ...
 

@@ -483,14 +483,18 @@ class Neo4jStore(_Reads):
             return [r.data() for r in records]
 
     # -- explanations and audits --------------------------------------------------------
-    def key_versions_detail(self, ns: str, key: str, *, set_valued: bool) -> list[dict[str, Any]]:
+    def key_versions_detail(
+        self, ns: str, key: str, *, set_valued: bool, limit: int, evidence_limit: int
+    ) -> list[dict[str, Any]]:
+        page = {"limit": limit, "evidence_limit": evidence_limit}
         if set_valued:
-            rows = self.run("why_set", {"prefix": namespaced_key(ns, key) + KEY_SEP})
+            rows = self.run("why_set", {"prefix": namespaced_key(ns, key) + KEY_SEP, **page})
         else:
-            rows = self.run("why", {"kid": namespaced_key(ns, key)})
+            rows = self.run("why", {"kid": namespaced_key(ns, key), **page})
         return [
             {
-                **r["version"],
+                # A vector is for ranking, not for reading.
+                **{k: v for k, v in r["version"].items() if k != "embedding"},
                 "evidence": [
                     {**e, "text": self._open(e["text"])} for e in r["version"]["evidence"]
                 ],
@@ -498,9 +502,10 @@ class Neo4jStore(_Reads):
             for r in rows
         ]
 
-    def history(self, ns: str, key: str) -> list[dict[str, Any]]:
+    def history(self, ns: str, key: str, *, limit: int, offset: int) -> list[dict[str, Any]]:
         out = []
-        for row in self.run("history", {"kid": namespaced_key(ns, key)}):
+        params = {"kid": namespaced_key(ns, key), "limit": limit, "offset": offset}
+        for row in self.run("history", params):
             op = dict(row["op"])
             op["fact"] = json.loads(op["fact"]) if op.get("fact") else None
             if op.get("text") is not None:
