@@ -41,6 +41,7 @@ from graphmem.local_neo4j.compact import content_checksum
 
 KEY = "faults-bench-key-0123456789"
 STEPS = ["fencing writes", "read ", "wrote ", "installing the schema"]
+GAP_S = 8.0  # writes flow between two compactions
 AUDITS = ("two_heads", "supersedes_forward", "supersedes_cycles", "versions_without_evidence")
 Progress = Callable[[str], None]
 
@@ -226,7 +227,7 @@ def compactions_under_writers(srv: LocalNeo4j, n: int, progress: Progress) -> di
             seconds.append(time.perf_counter() - t)
             exports_left += _export_left(srv)
             progress(f"compaction {i + 1}/{n}: {seconds[-1]:.1f} s, {writers.total()} acknowledged")
-            time.sleep(3)
+            time.sleep(GAP_S)
         time.sleep(2)
         writers.stop()
     lost = {ns: len(set(ids) - _stored(srv, ns)) for ns, ids in writers.acknowledged.items()}
@@ -416,8 +417,10 @@ def markdown(res: dict[str, Any], cmd: str) -> str:
         "",
         "A scratch local Neo4j and a `graphmem serve` in its own process. **Compactions "
         "under writers**: two threads through the Python API and two through the service "
-        "write unique records without pause; a write counts as acknowledged when it "
-        "returned (or answered 200).",
+        "write unique records without pause, and the database is compacted again "
+        f"{GAP_S:g} s after each compaction ends. A write counts as acknowledged when it "
+        "returned (or answered 200); while a compaction runs every write is refused, and "
+        "the first writes after it wait for Neo4j to plan its queries afresh.",
         "",
         "| compactions | acknowledged (Python / service) | lost | refused (503 / "
         "StoreUnavailableError) | other errors | export left | audit rows | compaction "

@@ -281,10 +281,19 @@ class LocalNeo4j:
 
         pid = self._read_pid()
         if pid is not None:
-            self._wait_ready(pid, timeout)
-            if not self.private:
-                discard_abandoned(self)
-            return replace(self.status(), reused=True)
+            try:
+                self._wait_ready(pid, timeout)
+            except LocalNeo4jError:
+                if _pid_alive(pid):
+                    raise
+                # It was shutting down (a stop, or a compaction killed as it stopped
+                # the server): start afresh below.
+                with contextlib.suppress(OSError):
+                    self._pid_file.unlink()
+            else:
+                if not self.private:
+                    discard_abandoned(self)
+                return replace(self.status(), reused=True)
 
         if restore:
             restore_interrupted(self)  # a compaction cut short keeps the old database

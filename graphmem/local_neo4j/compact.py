@@ -414,7 +414,13 @@ def _compact(server: LocalNeo4j, progress: Progress, keep_running: bool) -> Comp
     before = _bytes(stores)
     moment = utc_now_iso()
     try:
-        with GraphDatabase.driver(server.bolt_url, notifications_min_severity="OFF") as driver:
+        with GraphDatabase.driver(
+            server.bolt_url,
+            notifications_min_severity="OFF",
+            # The lease's renewals must not wait on a server stopped on purpose.
+            max_transaction_retry_time=1.0,
+            connection_timeout=2.0,
+        ) as driver:
             fence = _Fence(driver)
             progress("fencing writes")
             since = fence.up()
@@ -427,8 +433,12 @@ def _compact(server: LocalNeo4j, progress: Progress, keep_running: bool) -> Comp
                     fence.down()
                 raise
             progress(f"read {expected.nodes:,} nodes and {expected.relationships:,} relationships")
-            fence.stop_renewing()
-        server.stop()
+            # The lease is renewed until Neo4j has stopped: a slow shutdown must not let
+            # a write into the database the rewrite leaves behind.
+            try:
+                server.stop()
+            finally:
+                fence.stop_renewing()
         old = work / "old"
         old.mkdir()
         for target in stores:
