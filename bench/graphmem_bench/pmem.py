@@ -212,11 +212,11 @@ class _Case:
             f"pmem-{uuid.uuid4().hex[:12]}", preserve_history=preserve, extractor=self.s.extractor()
         )
         self.records: list[Record] = []
+        self.said = 0  # positions run on across flushes: they are the store's order
 
     def say(self, text: str, speaker: str | None = None) -> None:
-        self.records.append(
-            Record(text, pos=len(self.records), speaker=speaker, source="pmem-bench")
-        )
+        self.records.append(Record(text, pos=self.said, speaker=speaker, source="pmem-bench"))
+        self.said += 1
 
     def flush(self):
         report = self.mem.ingest(self.records)

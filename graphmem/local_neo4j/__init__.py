@@ -26,6 +26,7 @@ from typing import Any
 
 from graphmem._errors import LocalNeo4jError, MissingToolError, PortInUseError
 from graphmem.browser import post_connect_command
+from graphmem.local_neo4j._process import pid_alive as _pid_alive
 
 __all__ = ["NEO4J_VERSION", "LocalNeo4j", "ServerStatus", "default_home"]
 
@@ -78,21 +79,6 @@ def _port_open(port: int, host: str = "127.0.0.1") -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.settimeout(0.5)
         return s.connect_ex((host, port)) == 0
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # A zombie child (started by this very process) is dead for our purposes.
-    with contextlib.suppress(OSError):
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        if stat.rsplit(")", 1)[1].split()[0] == "Z":
-            return False
-    return True
 
 
 def _is_our_server(pid: int) -> bool:

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphmem._cypher import cypher
 from graphmem._errors import GraphmemError, LocalNeo4jError
+from graphmem.local_neo4j._process import pid_alive
 
 if TYPE_CHECKING:
     from neo4j import Driver
@@ -88,13 +89,11 @@ def _bytes(paths: list[Path]) -> int:
 
 def _owner_alive(server: LocalNeo4j) -> bool:
     """Whether the process that began the compaction in the work folder still runs."""
-    from graphmem.local_neo4j import _pid_alive
-
     try:
         pid = int((_work_dir(server) / "owner").read_text())
     except (OSError, ValueError):
         return False
-    return pid > 0 and pid != os.getpid() and _pid_alive(pid)
+    return pid > 0 and pid != os.getpid() and pid_alive(pid)
 
 
 def discard_abandoned(server: LocalNeo4j) -> bool:
@@ -239,8 +238,6 @@ class _SealedFile:
 # -- the fence -----------------------------------------------------------------------------
 def _holder_dead(holder: str) -> bool:
     """Whether a fence's holder ("pid N on HOST") is a process of this host that is gone."""
-    from graphmem.local_neo4j import _pid_alive
-
     parts = holder.split()
     if len(parts) != 4 or parts[0] != "pid" or parts[3] != socket.gethostname():
         return False
@@ -248,7 +245,7 @@ def _holder_dead(holder: str) -> bool:
         pid = int(parts[1])
     except ValueError:
         return False
-    return pid > 0 and not _pid_alive(pid)
+    return pid > 0 and not pid_alive(pid)
 
 
 class _Fence:
