@@ -28,7 +28,7 @@ from graphmem._errors import (
 )
 from graphmem._names import validate_namespace
 from graphmem._secrets import namespace_key
-from graphmem.config import BlockOptions, MemoryConfig
+from graphmem.config import BlockOptions, MemoryConfig, check_number
 from graphmem.domain.block import Block
 from graphmem.domain.controller import Controller, Plan
 from graphmem.domain.evidence import Evidence
@@ -59,12 +59,6 @@ from graphmem.results import Answer, EraseReport, Explanation, IngestReport, Wri
 from graphmem.store.protocol import Store, StoreTransaction
 
 __all__ = ["Memory", "validate_namespace"]
-
-
-def _bounded(value: object, name: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidInputError(f"{name} must be a whole number from {low} to {high:,}")
-    return value
 
 
 class Memory:
@@ -483,6 +477,8 @@ class Memory:
         """Why is this remembered? Value, evidence, what it replaced, a Cypher query: the
         newest ``limit`` versions (1-1,000), each with its newest ``evidence_limit``
         records (1-1,000; ``evidence_count`` says how many there are)."""
+        check_number("limit", limit, 1, PAGE_MAX, integer=True)
+        check_number("evidence_limit", evidence_limit, 1, PAGE_MAX, integer=True)
         rel = self.registry.align(relation)
         return explain(
             self.store,
@@ -491,8 +487,8 @@ class Memory:
             rel,
             set_valued=self.registry.is_set_valued(rel),
             browser=self._browser,
-            limit=_bounded(limit, "limit", 1, PAGE_MAX),
-            evidence_limit=_bounded(evidence_limit, "evidence_limit", 1, PAGE_MAX),
+            limit=limit,
+            evidence_limit=evidence_limit,
         )
 
     def history(
@@ -500,12 +496,10 @@ class Memory:
     ) -> list[dict[str, Any]]:
         """The operations applied to the key, oldest first, with their records: ``limit``
         of them (1-1,000) after the first ``offset``."""
-        return self.store.history(
-            self.namespace,
-            self._key(subject, relation),
-            limit=_bounded(limit, "limit", 1, PAGE_MAX),
-            offset=_bounded(offset, "offset", 0, OFFSET_MAX),
-        )
+        check_number("limit", limit, 1, PAGE_MAX, integer=True)
+        check_number("offset", offset, 0, OFFSET_MAX, integer=True)
+        key = self._key(subject, relation)
+        return self.store.history(self.namespace, key, limit=limit, offset=offset)
 
     def as_of(
         self, subject: str, relation: str, at: str, axis: Literal["valid", "transaction"] = "valid"

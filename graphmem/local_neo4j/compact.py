@@ -149,27 +149,36 @@ class _Content:
     """An order-free checksum of a graph: the sum of its nodes' digests (labels and
     properties) and of its relationships' (type, properties and both ends' digests)."""
 
-    nodes: int = 0
     relationships: int = 0
     total: int = 0
-    node_digest: dict[str, int] = field(default_factory=dict)
+    index: dict[str, int] = field(default_factory=dict)  # element id -> number in export
+    digests: list[int] = field(default_factory=list)  # by that number
 
-    def node(self, element_id: str, labels: list[str], props: dict[str, Any]) -> None:
+    @property
+    def nodes(self) -> int:
+        return len(self.digests)
+
+    def node(self, element_id: str, labels: list[str], props: dict[str, Any]) -> int:
+        """Count the node in; its number in the export."""
         digest = _digest([sorted(labels), props])
-        self.node_digest[element_id] = digest
+        self.index[element_id] = len(self.digests)
+        self.digests.append(digest)
         self.total = (self.total + digest) % _MOD
-        self.nodes += 1
+        return self.index[element_id]
 
-    def relationship(self, a: str, b: str, kind: str, props: dict[str, Any]) -> None:
+    def relationship(self, a: str, b: str, kind: str, props: dict[str, Any]) -> tuple[int, int]:
+        """Count the relationship in; the numbers of its ends."""
         try:
-            ends = [self.node_digest[a], self.node_digest[b]]
+            ends = self.index[a], self.index[b]
         except KeyError:
             raise LocalNeo4jError(
                 "the graph changed while it was read (a writer that does not go through "
                 "graphmem?); nothing was changed. Stop that writer and compact again."
             ) from None
-        self.total = (self.total + _digest([kind, props, *ends])) % _MOD
+        digest = _digest([kind, props, self.digests[ends[0]], self.digests[ends[1]]])
+        self.total = (self.total + digest) % _MOD
         self.relationships += 1
+        return ends
 
     @property
     def checksum(self) -> str:
@@ -181,21 +190,13 @@ def _read_graph(driver: Driver, sink: Callable[[dict[str, Any]], None] | None) -
     content = _Content()
     with driver.session(database=DATABASE) as session, session.begin_transaction() as tx:
         for row in tx.run(cypher("compact_export_nodes")):
-            content.node(row["id"], row["labels"], row["props"])
+            c = content.node(row["id"], row["labels"], row["props"])
             if sink is not None:
-                sink({"c": content.nodes - 1, "labels": row["labels"], "props": row["props"]})
-        ids = {eid: n for n, eid in enumerate(content.node_digest)}
+                sink({"c": c, "labels": row["labels"], "props": row["props"]})
         for row in tx.run(cypher("compact_export_relationships")):
-            content.relationship(row["a"], row["b"], row["type"], row["props"])
+            a, b = content.relationship(row["a"], row["b"], row["type"], row["props"])
             if sink is not None:
-                sink(
-                    {
-                        "a": ids[row["a"]],
-                        "b": ids[row["b"]],
-                        "type": row["type"],
-                        "props": row["props"],
-                    }
-                )
+                sink({"a": a, "b": b, "type": row["type"], "props": row["props"]})
     return content
 
 
@@ -360,12 +361,6 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _driver_error(exc: BaseException) -> bool:
-    from neo4j.exceptions import DriverError, Neo4jError
-
-    return isinstance(exc, DriverError | Neo4jError | OSError)
-
-
 # -- compaction ----------------------------------------------------------------------------
 def compact(
     server: LocalNeo4j, *, progress: Progress = lambda _: None, keep_running: bool = True
@@ -374,13 +369,13 @@ def compact(
     (also when the compaction fails: then on the old database, which is whole).
 
     Raises ``LocalNeo4jError`` saying what happened, never a driver's traceback."""
+    from neo4j.exceptions import DriverError, Neo4jError
+
     try:
         return _compact(server, progress, keep_running)
     except GraphmemError:
         raise
-    except Exception as exc:
-        if not _driver_error(exc):
-            raise
+    except (DriverError, Neo4jError, OSError) as exc:
         raise LocalNeo4jError(
             f"the compaction stopped: Neo4j failed or went away ({type(exc).__name__}: {exc}). "
             "The old database is back and nothing was lost; see "

@@ -136,7 +136,11 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
         "erase_scope": {"uid": record},
         "erase_entities_of": {"uids": versions[:2]},
         "erase_delete": {"uid": record, "versions": versions[:1], "ns": ns},
-        "erase_tombstones": {"refs": ["e-0"], "ns": ns, "at": AT},
+        "erase_tombstones": {
+            "rows": [{"uid": f"{ns}/erased/e-0@{AT}", "ref": "e-0"}],
+            "ns": ns,
+            "at": AT,
+        },
         "surviving_spellings": {"uids": versions[:2]},
         "erase_touched_operations": {"versions": versions[:1]},
         "erase_orphan_entities": {"uids": entities[:2]},

@@ -125,6 +125,12 @@ def _version_props(ns: str, v: VersionState) -> dict[str, Any]:
     }
 
 
+def _erase_tombstone(ns: str, ref: str, at: str) -> dict[str, str]:
+    """An erase tombstone's uid and record ref: each erase has its own (a derived id can
+    be stored and erased again)."""
+    return {"uid": f"{ns}/erased/{ref}@{at}", "ref": ref}
+
+
 def _version_update(ns: str, v: VersionState) -> dict[str, Any]:
     """What ``update_versions`` changes on a version a plan touched."""
     return {
@@ -334,11 +340,7 @@ class Neo4jStore(_Reads):
         """Rewrite erase tombstones of earlier versions, which kept the record's id in
         clear, to keep only ``erased_ref`` of it; how many were rewritten."""
         rows = [
-            {
-                "old": r["uid"],
-                "uid": f"{ns}/erased/{erased_ref(r['record_uid'])}@{r['at']}",
-                "ref": erased_ref(r["record_uid"]),
-            }
+            {"old": r["uid"], **_erase_tombstone(ns, erased_ref(r["record_uid"]), r["at"])}
             for r in self.run("migrate_tombstone_ids_found", {"ns": ns, "prefix": f"{ns}/"})
         ]
         if rows:
@@ -696,9 +698,8 @@ class Neo4jStore(_Reads):
         run("clear_heads", uids=[*plan.changed_versions, *doomed])
         run("raw_changed", ns=ns)  # the erased record may have been an unresolved one
         deleted = run("erase_delete", uid=uid, versions=doomed, ns=ns)
-        # A derived id can be stored and erased again: each erase has its own tombstone.
-        refs = [erased_ref(u) for row in deleted for u in row["uids"]]
-        run("erase_tombstones", refs=refs, ns=ns, at=at)
+        rows = [_erase_tombstone(ns, erased_ref(u), at) for row in deleted for u in row["uids"]]
+        run("erase_tombstones", rows=rows, ns=ns, at=at)
         run(
             "update_versions",
             rows=[_version_update(ns, v) for v in plan.changed_versions.values()],
