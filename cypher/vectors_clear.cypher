@@ -1,4 +1,5 @@
-// Meaning: forget the namespace's vectors and their model, a batch at a time (re-embed).
+// Meaning: forget the namespace's vectors (records, current values, entity names) and
+// their model, a batch at a time (re-embed).
 CALL (*) {
   MATCH (e:Evidence {ns: $ns})
   USING INDEX SEEK e:Evidence(ns)
@@ -10,6 +11,12 @@ CALL (*) {
   USING INDEX SEEK v:Version(ns)
   WHERE v.embedding IS NOT NULL
   RETURN v AS n
+  LIMIT $limit
+  UNION ALL
+  MATCH (en:Entity {ns: $ns})
+  USING INDEX SEEK en:Entity(ns)
+  WHERE en.embedding IS NOT NULL
+  RETURN en AS n
   LIMIT $limit
 }
 REMOVE n.embedding

@@ -95,6 +95,7 @@ class Memory:
             self.config.aliases,
             None if isinstance(self.embedder, BundledE5) else self.embedder,
             controls=evidence_controls or {},
+            name_embedder=self.embedder,
         )
         # Names written here reach the cross-script index at once. An erased name stays in
         # it until the next rebuild (LINKER_TTL): a link to it anchors nothing.
@@ -181,6 +182,7 @@ class Memory:
             if self._blocks is not None:
                 self._blocks.close()
                 self._blocks = None
+        self._evidence.close()
         close = getattr(self._writer.extractor, "close", None)
         if callable(close) and self._writer.extractor is not self.config.extractor:
             close()  # an extractor this Memory built (e.g. an Ollama client) is its own

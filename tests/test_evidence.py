@@ -513,3 +513,49 @@ def test_refreshing_seeded_value_is_replaced_by_a_catch_up_and_kept_on_failure()
     _join_rebuilds()
     unseeded.ttl = 300.0
     assert unseeded.get() is False and len(calls) == 2
+
+
+def test_a_latin_name_in_a_korean_question_anchors_on_a_hangul_entity(memory):
+    memory.remember("빅토리아 베컴", "배우자", "데이비드 베컴", record_id="k1")
+    memory.remember("데이비드 베컴", "소속팀", "LA 갤럭시", record_id="k2")
+    ev = memory.evidence("Victoria Beckham의 남편은 어느 팀이야?")
+    assert "빅토리아 베컴" in ev.anchors and "데이비드 베컴" in ev.text
+
+
+def test_a_hangul_name_in_a_korean_question_anchors_on_a_latin_entity(memory):
+    memory.remember("Victoria Beckham", "spouse", "David Beckham", record_id="vb")
+    ev = memory.evidence("빅토리아 베컴의 남편은 누구야?")
+    assert ev.anchors == ["Victoria Beckham"] and "David Beckham" in ev.text
+
+
+def test_names_are_embedded_only_once_a_namespace_is_asked_in_hangul(connect, namespace):
+    memory = connect(namespace, embedder="e5")
+    memory.remember("Ender's Game", "author", "Orson Scott Card", record_id="eg")
+    memory.remember("Apple Watch", "maker", "Apple Inc.", record_id="aw")
+    keeper = memory._evidence.names_by_meaning
+    assert keeper is not None
+    memory.evidence("Who wrote Ender's Game?")
+    assert list(memory.store.stored_name_vectors(namespace)) == []  # Latin only: nothing
+    memory.evidence("엔더의 게임은 누가 썼어?")
+    assert keeper.wait_idle(120)
+    stored = dict(memory.store.stored_name_vectors(namespace))
+    assert set(stored) == {"Ender's Game", "Orson Scott Card", "Apple Watch", "Apple Inc."}
+    assert memory.store.vector_model(namespace) == "e5-small"
+    ev = memory.evidence("엔더의 게임은 누가 썼어?")
+    assert ev.anchors == ["Ender's Game"] and "Orson Scott Card" in ev.text
+    # a name written later is embedded too; an erased one leaves with its entity
+    memory.remember("Ender's Shadow", "author", "Orson Scott Card", record_id="es")
+    assert keeper.wait_idle(120)
+    assert "Ender's Shadow" in dict(memory.store.stored_name_vectors(namespace))
+    memory.erase("aw")
+    assert "Apple Watch" not in dict(memory.store.stored_name_vectors(namespace))
+    # reembed forgets every vector, names' included
+    memory.reembed()
+    assert list(memory.store.stored_name_vectors(namespace)) == []
+
+
+def test_without_an_embedder_links_stay_by_sound(connect, namespace):
+    memory = connect(namespace, embedder="none")
+    memory.remember("Victoria Beckham", "spouse", "David Beckham", record_id="vb")
+    assert memory._evidence.names_by_meaning is None
+    assert memory.evidence("빅토리아 베컴의 남편은?").anchors == ["Victoria Beckham"]

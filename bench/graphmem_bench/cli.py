@@ -254,16 +254,30 @@ def bench_tenants(
 @click.option(
     "--fixtures",
     "fixtures",
-    default=f"{FIXTURES_DEFAULT}/hangul_names",
+    default=FIXTURES_DEFAULT,
     show_default=True,
     type=click.Path(file_okay=False),
-    callback=_fixture("The held-out Hangul renderings (hangul_names/names.jsonl)"),
-    help="The folder holding the held-out renderings, names.jsonl.",
+    callback=_fixture("The Hangul renderings (hangul_names/, hangul_names_round2/)"),
+    help="The folder holding hangul_names/ (dev) and hangul_names_round2/ (held out).",
 )
-def bench_hangul_names(data_dir: str, write: str | None, fixtures: Path) -> None:
-    """Cross-script linking: held-out Hangul renderings of FactConsolidation names.
+@click.option(
+    "--no-meaning",
+    is_flag=True,
+    help="Link by sound only (the bundled e5 model is not loaded).",
+)
+@click.option(
+    "--fit",
+    "fit_only",
+    is_flag=True,
+    help="Only fit the meaning model's weights on the dev split and print them.",
+)
+def bench_hangul_names(
+    data_dir: str, write: str | None, fixtures: Path, no_meaning: bool, fit_only: bool
+) -> None:
+    """Cross-script linking: Hangul renderings of FactConsolidation names.
 
-    No database: the linker indexes the 262k graph's names in-process.
+    No database: the linker indexes the 262k graph's names in-process; with meaning (the
+    default) their vectors come from the bundled e5 model (about a minute, once; cached).
 
     \b
     Example:
@@ -271,8 +285,20 @@ def bench_hangul_names(data_dir: str, write: str | None, fixtures: Path) -> None
     """
     from graphmem_bench import hangul_names
 
-    res = hangul_names.run(data_dir, fixtures)
-    cmd = f"graphmem-bench hangul-names --data {data_dir}" + (f" --write {write}" if write else "")
+    if fit_only:
+        from graphmem.language.name_meaning import MEANING_FEATURES
+
+        *weights, bias = hangul_names.fit(data_dir, fixtures)
+        for name, w in zip(MEANING_FEATURES, weights, strict=True):
+            click.echo(f"{name:>14} {w:+.4f}")
+        click.echo(f"{'bias':>14} {bias:+.4f}")
+        return
+    res = hangul_names.run(data_dir, fixtures, meaning=not no_meaning)
+    cmd = (
+        f"graphmem-bench hangul-names --data {data_dir}"
+        + (" --no-meaning" if no_meaning else "")
+        + (f" --write {write}" if write else "")
+    )
     _publish(hangul_names.markdown(res, cmd), "hangul-names", write)
 
 

@@ -176,6 +176,10 @@ def run(
 
         items = json.loads(korean_fixture.read_text(encoding="utf-8"))
         answers = {(r.source, i): a for r in rows for i, a in enumerate(r.answers)}
+        for mem in mems.values():  # names linked by meaning need their vectors first
+            keeper = mem._evidence.names_by_meaning
+            if keeper is not None:
+                keeper.wait_idle(1800)
         for variant in ("en", "ko_latin", "ko_hangul"):
             found = hits = fallback_hits = 0
             times = []

@@ -25,6 +25,14 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
 
+from graphmem.language.name_meaning import (
+    MEANING_CANDIDATES,
+    MEANING_LINK_P,
+    NameMeaning,
+    link_probability,
+    nearest,
+    span_words,
+)
 from graphmem.language.pronouncing import english_pronunciations
 from graphmem.language.text import HANGUL_SYLLABLE
 
@@ -470,11 +478,14 @@ class CrossScriptLinker:
         margin: float = 0.05,
         min_consonants: int = 2,
         key: Callable[[str], str] | None = None,
+        meaning: NameMeaning | None = None,
     ) -> None:
         # ``key``: names with the same key are one entity ("Victoria Beckham" and
         # "victoria beckham"); only the first spelling is indexed, or two spellings of one
         # name would tie and cancel its link.
         self._key = key or (lambda name: name)
+        # Names by meaning (translated titles): asked only where sound finds no link.
+        self.meaning = meaning
         self._seen: set[str] = set()
         self.threshold = threshold
         self.margin = margin
@@ -566,18 +577,118 @@ class CrossScriptLinker:
         )
         return self._clear_best(ranked, self._needed(skeleton))
 
-    def link(self, span: str, *, exact: bool = False) -> Link | None:
+    def link(self, span: str, *, exact: bool = False, by_meaning: bool = True) -> Link | None:
         """The entity ``span`` renders, or None when none is clearly best.
 
         ``exact``: only a name that sounds the same (score ≥ EXACT_SCORE, same consonant
         skeleton) may be linked; cheap, for common nouns that are rarely names.
+        ``by_meaning``: where sound links nothing, a name the span translates may be
+        linked (``meaning``; one embedding of the span).
         """
         if not HANGUL_SYLLABLE.search(span):
             return None
         with self._lock:
-            return self._cached(
+            found = self._cached(
                 (span, exact), lambda: self._exact(span) if exact else self._link(span)
             )
+        if found is None and by_meaning and self.meaning is not None:
+            # outside the lock: embedding the span may take tens of milliseconds
+            found = self.link_by_meaning(span)
+        return found
+
+    def link_by_meaning(self, span: str) -> Link | None:
+        """The name ``span`` translates, when meaning and sound agree that one is clearly
+        best (``name_meaning``); None without ``meaning``."""
+        meaning = self.meaning
+        if meaning is None:
+            return None
+        key = (span, f"meaning {len(meaning.vectors)}")  # more names embedded: ask again
+        with self._lock:
+            if key in self._cache:
+                return self._cache[key]
+        ranked = self.meaning_candidates(span)
+        found = None
+        if ranked:
+            best, name = ranked[0]
+            second = ranked[1][0] if len(ranked) > 1 else 0.0
+            if best >= MEANING_LINK_P and best - second >= MEANING_LINK_P / 2:
+                found = Link(name, best, best - second)
+        with self._lock:
+            if len(self._cache) >= CACHE_SIZE:
+                self._cache.clear()
+            self._cache[key] = found
+        return found
+
+    def meaning_candidates(
+        self, span: str, features: dict[str, list[float]] | None = None
+    ) -> list[tuple[float, str]]:
+        """Candidates by meaning and by sound with the fitted model's probability, best
+        first; ``features`` (when given) receives each candidate's features."""
+        meaning = self.meaning
+        if meaning is None or not HANGUL_SYLLABLE.search(span):
+            return []
+        query = meaning.query(span)
+        if query is None:
+            return []
+        names, sims = meaning.vectors.similarities(query)
+        if not names:
+            return []
+        cosine = {names[i]: float(sims[i]) for i in nearest(names, sims, MEANING_CANDIDATES)}
+        with self._lock:
+            sound = self._scores(span, hangul_phonemes(span), 0.0)
+        vectors = meaning.vectors
+        by_sound = sorted(
+            (n for n in sound if n in vectors and n in self._phon), key=lambda n: -sound[n]
+        )
+        missing = [n for n in by_sound[:MEANING_CANDIDATES] if n not in cosine]
+        if missing:
+            index = {n: i for i, n in enumerate(names)}
+            for n in missing:
+                if n in index:
+                    cosine[n] = float(sims[index[n]])
+        words = span_words(span)
+        hangul = [hangul_phonemes(w) for w in words if HANGUL_SYLLABLE.search(w)]
+        latin = [_fold(w) for w in words if not HANGUL_SYLLABLE.search(w)]
+        heads = {h for w in words for h in HEAD_WORDS.get(w, ())}
+        if latin:  # Latin is written as it is: the name holds the span's Latin words
+            cosine = {
+                n: c for n, c in cosine.items() if all(w in self._words.get(n, ()) for w in latin)
+            }
+        out = []
+        for name, cos in cosine.items():
+            others = max((c for n, c in cosine.items() if n != name), default=cos)
+            x = [
+                cos - 0.85,
+                cos - others,
+                sound.get(name, 0.0),
+                *self._word_agreement(name, hangul, latin, heads),
+                1.0 if name in sound else 0.0,
+            ]
+            if features is not None:
+                features[name] = x
+            out.append((link_probability(x), name))
+        out.sort(key=lambda pn: (-pn[0], pn[1]))
+        return out
+
+    def _word_agreement(
+        self, name: str, hangul: list[str], latin: list[str], heads: set[str]
+    ) -> tuple[float, float, float]:
+        """How far the name's words and the span's agree word by word, by sound, spelling
+        or a translated head word: (share of the name's words, of the span's, product)."""
+        words = self._words.get(name) or [_fold(name)]
+
+        def renders(w: str) -> float:
+            if w in latin or w in heads:
+                return 1.0
+            return max((similarity(h, f) for h in hangul for f in _forms(w)), default=0.0)
+
+        name_share = sum(renders(w) >= WORD_MATCH for w in words) / len(words)
+        matched = sum(
+            max((similarity(h, f) for w in words for f in _forms(w)), default=0.0) >= WORD_MATCH
+            for h in hangul
+        ) + sum(w in words for w in latin)
+        span_share = matched / max(1, len(hangul) + len(latin))
+        return name_share, span_share, name_share * span_share
 
     def _cached(self, key: tuple[str, bool | str], find: Callable[[], Link | None]) -> Link | None:
         if key in self._cache:
@@ -732,6 +843,13 @@ class CrossScriptLinker:
         return out
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _forms(word: str) -> tuple[str, ...]:
+    return tuple(latin_forms(word))
+
+
+# A word of a span renders a word of a name (meaning's word-by-word agreement).
+WORD_MATCH = 0.75
 # A surname alone ("베컴" for David Beckham) links only when no other name shares it.
 SURNAME_PENALTY = 0.04
 CACHE_SIZE = 50_000  # spans already linked (questions repeat names)
@@ -818,7 +936,12 @@ def _neighbourhood(skeleton: str) -> set[str]:
     return keys
 
 
-_CAPITALIZED = re.compile(r"^[\"'“‘(]*([A-Z][\w.\-'’]*?)(?:['’]s)?[\"'”’),.?!:;]*$")
+# A capitalized token, its possessive or a Korean particle ("Beckham의") and punctuation
+# dropped.
+_CAPITALIZED = re.compile(
+    r"^[\"'“‘(]*([A-Z][A-Za-z0-9\u00C0-\u024F.\-'’]*?)(?:['’]s)?[\"'”’)]*"
+    r"[\uac00-\ud7a3]*[\"'”’),.?!:;]*$"
+)
 
 
 def latin_name_runs(text: str, max_tokens: int = 4) -> list[tuple[str, int, int]]:

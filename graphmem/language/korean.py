@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 __all__ = [
     "HONORIFIC_FORMS",
     "KoreanAnalyzer",
+    "genitive_runs",
+    "name_runs",
     "name_spans",
     "proper_noun_spans",
     "shared_kiwi",
@@ -383,4 +385,34 @@ def name_runs(text: str) -> list[tuple[str, int, int, bool]]:
             )
             if text[last[2] : words[j][1]] != last[0]:
                 break  # a particle or a closing quote ends the name
+    return out
+
+
+_GENITIVE_WORD = re.compile(r"^[\"'“‘(]*([\uac00-\ud7a3A-Za-z0-9]{1,20})의$")
+_TRAILING = re.compile(r"[\"'”’)?!.,:;~]+$")
+
+
+def genitive_runs(
+    text: str, runs: Iterable[tuple[str, int, int, bool]] = ()
+) -> list[tuple[str, int, int]]:
+    """Titles joined by a genitive 의 ("폭풍의 언덕", "반지의 제왕", "카라마조프가의 형제들"):
+    ``(text, first token, end token)`` for a word ending in 의 and the noun run after it
+    (``runs``, from ``name_runs``), or the next word with its particle dropped. Names
+    that Korean translates are often built so; a linker reads them by meaning."""
+    words = text.split()
+    after: dict[int, list[tuple[str, int]]] = {}
+    for run_text, s, e, _ in runs:
+        after.setdefault(s, []).append((run_text, e))
+    out: list[tuple[str, int, int]] = []
+    for i, word in enumerate(words[:-1]):
+        m = _GENITIVE_WORD.match(word)
+        if not m or not HANGUL_SYLLABLE.search(word):
+            continue
+        following = after.get(i + 1) or []
+        if not following:
+            nxt = _TRAILING.sub("", words[i + 1])
+            if HANGUL_SYLLABLE.search(nxt):
+                following = [(strip_particles_and_honorifics(nxt) or nxt, i + 2)]
+        for run_text, e in following:
+            out.append((f"{m.group(1)}의 {run_text}", i, e))
     return out

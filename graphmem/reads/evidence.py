@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -32,9 +32,10 @@ from graphmem.domain.evidence import (
 )
 from graphmem.domain.keys import normalize_name
 from graphmem.language.crossscript import CrossScriptLinker, Link, latin_name_runs
-from graphmem.language.korean import name_runs
+from graphmem.language.korean import genitive_runs, name_runs
 from graphmem.language.text import HANGUL_SYLLABLE
 from graphmem.llm.base import Embedder
+from graphmem.reads.name_vectors import NameVectorKeeper
 from graphmem.reads.raw_records import RawRecordIndex
 from graphmem.reads.refreshing import Refreshing
 from graphmem.store.protocol import Span, Store
@@ -46,6 +47,8 @@ MAX_HOPS = 10
 LINKER_TTL = 300.0
 # Cross-script linking looks at most this many name runs of a question (longest first).
 MAX_LINK_RUNS = 64
+# Of those, at most this many are embedded to be linked by meaning (tens of ms each).
+MAX_MEANING_RUNS = 3
 MAX_QUESTION_CHARS = 20_000
 MIN_BUDGET_CHARS = 200
 MAX_BUDGET_CHARS = 10_000_000
@@ -118,6 +121,9 @@ class EvidenceReader:
     aliases: Mapping[str, str]
     embedder: Embedder | None = None
     controls: Mapping[str, EvidenceControl] = field(default_factory=dict, repr=False)
+    # Links Hangul names to the Latin names they translate ("반지의 제왕"); its vectors of
+    # the namespace's names are made once a question is asked in Hangul.
+    name_embedder: Embedder | None = None
     # The namespace's names indexed by sound; names written through this process are
     # added as they are written (``names_added``), and it is rebuilt after LINKER_TTL.
     _linker: Refreshing[CrossScriptLinker] = field(init=False, repr=False)
@@ -133,10 +139,19 @@ class EvidenceReader:
 
     def __post_init__(self) -> None:
         self.controls = _with_cmc(self.controls)
+        self.names_by_meaning = (
+            NameVectorKeeper(self.store, self.ns, self.name_embedder)
+            if self.name_embedder is not None
+            else None
+        )
         self._linker = Refreshing(
             "linker",
             self.ns,
-            lambda: CrossScriptLinker(self.store.entity_names(self.ns), key=normalize_name),
+            lambda: CrossScriptLinker(
+                self.store.entity_names(self.ns),
+                key=normalize_name,
+                meaning=self.names_by_meaning,
+            ),
             _linker_caught_up,
             LINKER_TTL,
         )
@@ -182,19 +197,32 @@ class EvidenceReader:
         ]
         if HANGUL_SYLLABLE.search(question):
             linker = self.linker()
+            by_meaning = [MAX_MEANING_RUNS]  # spans embedded for this question
 
             def korean(text: str, proper: bool) -> Link | None:
                 if not proper and len(HANGUL_SYLLABLE.findall(text)) < 3:
                     return None  # short common nouns are native words (나라, 바다), not names
-                # Common nouns ("테니스") must sound like the name exactly.
-                return linker.link(text, exact=not proper)
+                # Common nouns ("테니스") must sound like the name exactly; a run of them
+                # may still translate a title ("폭풍의 언덕"), by meaning.
+                found = linker.link(text, exact=not proper, by_meaning=False)
+                if found is None and (proper or " " in text) and by_meaning[0] > 0:
+                    by_meaning[0] -= 1
+                    found = linker.link_by_meaning(text)
+                return found
 
+            runs = name_runs(question)
+            titles = genitive_runs(question, runs)
             out += self._linked(
-                [
-                    (s, e, partial(korean, text, proper))
-                    for text, s, e, proper in name_runs(question)
-                ]
+                [(s, e, partial(korean, text, proper)) for text, s, e, proper in runs]
+                + [(s, e, partial(korean, text, False)) for text, s, e in titles]
             )
+            if self.hangul_names():  # a Latin name in a Korean question, a Hangul entity
+                out += self._linked(
+                    [
+                        (s, e, partial(linker.link_latin, text))
+                        for text, s, e in latin_name_runs(question)
+                    ]
+                )
         elif self.hangul_names():  # the other direction: a Latin name, a Hangul entity
             linker = self.linker()
             out += self._linked(
@@ -205,7 +233,7 @@ class EvidenceReader:
             )
         return out
 
-    def _linked(self, runs: list[tuple[int, int, Callable[[], Link | None]]]) -> list[Span]:
+    def _linked(self, runs: Sequence[tuple[int, int, Callable[[], Link | None]]]) -> list[Span]:
         """The entities of a question's name runs ``(start, end, link)``, within the tokens
         anchoring reads, longest runs first: a run inside one already linked would lose to
         it anyway."""
@@ -237,6 +265,13 @@ class EvidenceReader:
         write would cost seconds at 100k names under a steady writer)."""
         self._linker.names_added(names)
         self._hangul.names_added(names)
+        if self.names_by_meaning is not None:
+            self.names_by_meaning.notify()
+
+    def close(self) -> None:
+        """Stop the thread that embeds the namespace's names, if one started."""
+        if self.names_by_meaning is not None:
+            self.names_by_meaning.close()
 
     def _newest_within(self, budget_chars: int, page: int = 256) -> list[EvidenceRecord]:
         """The newest records, newest first, until one more than the budget holds: all

@@ -181,6 +181,18 @@ class Store(StoreReads, Protocol):
         """Every vector the namespace holds, with what it was made from."""
         ...
 
+    def missing_name_vectors(self, ns: str, limit: int) -> list[tuple[str, str]]:
+        """At most ``limit`` entities ``(uid, name)`` whose name holds no vector."""
+        ...
+
+    def write_name_vectors(self, ns: str, rows: Sequence[tuple[str, Sequence[float]]]) -> int:
+        """Persist each entity's name vector, by entity uid (gone ones are skipped)."""
+        ...
+
+    def stored_name_vectors(self, ns: str) -> Iterator[tuple[str, list[float]]]:
+        """Every entity name of the namespace that holds a vector, with it."""
+        ...
+
     def clear_vectors(self, ns: str) -> int:
         """Remove the namespace's vectors and its recorded model; how many were removed."""
         ...

@@ -170,6 +170,9 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
         "vectors_stored": {"ns": ns},
         "vectors_clear": {"ns": ns, "limit": 10_000},
         "vectors_forget_model": {"ns": ns},
+        "name_vectors_missing": {"ns": ns, "limit": 256},
+        "name_vectors_write": {"ns": ns, "rows": [{"uid": entities[0], "vector": [0.5] * 384}]},
+        "name_vectors_stored": {"ns": ns},
     }
     for name in (
         "heads",
@@ -294,6 +297,9 @@ HOT = [
     "vectors_stored",
     "vectors_clear",
     "vectors_forget_model",
+    "name_vectors_missing",
+    "name_vectors_write",
+    "name_vectors_stored",
     "audit_heads",
     "audit_two_heads",
     "audit_contested_keys",

@@ -461,6 +461,20 @@ class Neo4jStore(_Reads):
         for r in self.run("vectors_stored", {"ns": ns}):
             yield self._meaning_text({**r, "uid": ""}), list(r["vector"])
 
+    def missing_name_vectors(self, ns: str, limit: int) -> list[tuple[str, str]]:
+        rows = self.run("name_vectors_missing", {"ns": ns, "limit": limit})
+        return [(str(r["uid"]), str(r["name"])) for r in rows]
+
+    def write_name_vectors(self, ns: str, rows: Sequence[tuple[str, Sequence[float]]]) -> int:
+        params = [{"uid": uid, "vector": [float(x) for x in v]} for uid, v in rows]
+        if not params:
+            return 0
+        return int(self._write("name_vectors_write", {"ns": ns, "rows": params})[0]["written"])
+
+    def stored_name_vectors(self, ns: str) -> Iterator[tuple[str, list[float]]]:
+        for r in self.run("name_vectors_stored", {"ns": ns}):
+            yield str(r["name"]), list(r["vector"])
+
     def clear_vectors(self, ns: str) -> int:
         cleared = 0
         while True:

@@ -1,0 +1,138 @@
+"""Entity names' vectors for cross-script links by meaning ("반지의 제왕" to The Lord of
+the Rings), kept with the entities in Neo4j.
+
+A namespace pays for them only once it is asked in Hangul: the first such question
+starts a thread that reads the names' persisted vectors, then embeds (in batches) and
+persists those that hold none; names written later follow. Until a name has its vector,
+links to it are made by sound alone. The vectors share the namespace's recorded model
+(``embedding_model``) with its other vectors; ``graphmem reembed`` clears them too.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import numpy as np
+import numpy.typing as npt
+
+from graphmem.embedding import VectorCache
+from graphmem.language.name_meaning import NameVectors
+from graphmem.llm.base import Embedder
+from graphmem.reads.blocks.vectors import refuse_other_model
+from graphmem.store.protocol import Store
+
+__all__ = ["NameVectorKeeper"]
+
+log = logging.getLogger("graphmem")
+
+NAME_BATCH = 64  # names embedded per call of the embedder, and persisted per round trip
+
+
+class NameVectorKeeper:
+    """The namespace's name vectors (``vectors``) and the span embedder (``query``): what
+    ``CrossScriptLinker`` needs of meaning (``NameMeaning``)."""
+
+    def __init__(self, store: Store, ns: str, embedder: Embedder) -> None:
+        self.store = store
+        self.ns = ns
+        self._cache = VectorCache(embedder, size=4096)  # spans: questions repeat names
+        self._vectors = NameVectors()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._idle = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def vectors(self) -> NameVectors:
+        return self._vectors
+
+    def query(self, text: str) -> npt.NDArray[np.float32] | None:
+        """The span's vector; None until the first names hold theirs (then no embedding
+        is spent on a span nothing could be linked to)."""
+        self.start()
+        if not len(self._vectors):
+            return None
+        return self._cache.query(text)
+
+    def start(self) -> None:
+        """Start keeping the names' vectors (once; later calls do nothing)."""
+        with self._lock:
+            if self._thread is not None or self._stop.is_set():
+                return
+            self._thread = threading.Thread(
+                target=self._run, name="graphmem-name-vectors", daemon=True
+            )
+            self._thread.start()
+        self.notify()
+
+    def notify(self) -> None:
+        """Names were written: embed them when the embedder is free (once started)."""
+        if self._thread is not None:
+            self._idle.clear()
+            self._wake.set()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Start, and wait until every name notified so far holds its vector."""
+        self.start()
+        return self._idle.wait(timeout)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+
+    def embed_missing(self) -> int:
+        """Embed and persist the names that hold no vector; how many."""
+        done = 0
+        claimed = False
+        while not self._stop.is_set():
+            missing = self.store.missing_name_vectors(self.ns, NAME_BATCH * 4)
+            if not missing:
+                break
+            if not claimed:  # one model per namespace, as for its other vectors
+                refuse_other_model(self.store, self.ns, self._cache.model)
+                self.store.claim_vector_model(self.ns, self._cache.model)
+                claimed = True
+            for i in range(0, len(missing), NAME_BATCH):
+                chunk = missing[i : i + NAME_BATCH]
+                rows = self._cache.passages([name for _, name in chunk])
+                pairs = [(uid, row) for (uid, _), row in zip(chunk, rows.tolist(), strict=True)]
+                written = self.store.write_name_vectors(self.ns, pairs)
+                self._vectors.add([name for _, name in chunk], rows)
+                done += len(chunk)
+                if written < len(chunk):  # entities erased meanwhile: read what remains
+                    self._reload()
+                if self._stop.is_set():
+                    break
+        return done
+
+    def _reload(self) -> None:
+        names: list[str] = []
+        rows: list[list[float]] = []
+        for name, vector in self.store.stored_name_vectors(self.ns):
+            names.append(name)
+            rows.append(vector)
+        fresh = NameVectors()
+        if rows:
+            fresh.add(names, np.asarray(rows, dtype=np.float32))
+        self._vectors = fresh
+
+    def _run(self) -> None:
+        try:
+            self._reload()
+        except Exception:
+            log.warning("graphmem: could not read the namespace's name vectors", exc_info=True)
+        while not self._stop.is_set():
+            self._wake.clear()
+            try:
+                self.embed_missing()
+            except Exception:  # a refused model, Neo4j away: links stay by sound
+                log.warning("graphmem: could not embed the namespace's names", exc_info=True)
+                self._idle.set()
+                return
+            if not self._wake.is_set():  # nothing written meanwhile
+                self._idle.set()
+            self._wake.wait()
