@@ -86,14 +86,20 @@ class NameVectors:
     def __contains__(self, name: object) -> bool:
         return name in self._index
 
-    def similarities(self, query: Vector) -> tuple[list[str], Vector]:
-        """Every name with its cosine to ``query`` (a normalised vector)."""
+    def matrix(self) -> Vector:
+        """The vectors, one row per name in the order they were added."""
         with self._lock:
             if self._matrix is None:
                 self._matrix = (
                     np.stack(self._rows) if self._rows else np.zeros((0, 1), dtype=np.float32)
                 )
-            names, matrix = self._names, self._matrix
+            return self._matrix
+
+    def similarities(self, query: Vector) -> tuple[list[str], Vector]:
+        """Every name with its cosine to ``query`` (a normalised vector)."""
+        with self._lock:
+            names = self._names
+        matrix = self.matrix()
         if not names:
             return [], np.zeros(0, dtype=np.float32)
         return names[: len(matrix)], matrix @ query
