@@ -165,10 +165,11 @@ class Controller:
             if target is not None and ctx.record_uid not in target.evidence:
                 target.evidence.append(ctx.record_uid)
                 plan.supports.append((target.uid, ctx.record_uid))
-                if target.is_head and ctx.pos > target.pos:
+                if target.is_head and ctx.pos > target.order[1]:
                     # Said again later: the head stands as of that record, so a late
                     # record between the two cannot replace it (as in position order).
-                    target.pos = ctx.pos
+                    # Its ``pos`` stays the first saying: a value revoked back to keeps
+                    # the edges that once replaced it pointing backwards.
                     target.order = (target.order[0], ctx.pos)
                 plan.touch(target)
                 applied.append(target.uid)

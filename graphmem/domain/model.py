@@ -328,7 +328,8 @@ class VersionState:
     value: str
     status: Status
     pos: int
-    order: tuple[str, int]  # (valid time or "", pos): supersession order
+    # (valid time or "", the position it was last said at): supersession order
+    order: tuple[str, int]
     authority: int
     source: str | None
     valid_from: str | None = None

@@ -88,7 +88,7 @@ def _version_from_row(row: Mapping[str, Any]) -> VersionState:
         value=row["value"],
         status=Status(row["status"]),
         pos=int(row["pos"]),
-        order=(row.get("stated_at") or "", int(row["pos"])),
+        order=(row.get("stated_at") or "", int(row.get("said_pos") or row["pos"])),
         authority=int(row.get("authority") or 0),
         source=row.get("source"),
         valid_from=row.get("valid_from"),
@@ -119,6 +119,7 @@ def _version_props(ns: str, v: VersionState) -> dict[str, Any]:
         "tx_from": v.tx_from,
         "tx_to": v.tx_to,
         "pos": v.pos,
+        "said_pos": _said_pos(v),
         "stated_at": v.order[0] or None,
         "authority": v.authority,
         "source": v.source,
@@ -140,7 +141,13 @@ def _version_update(ns: str, v: VersionState) -> dict[str, Any]:
         "valid_to": v.valid_to,
         "tx_to": v.tx_to,
         "pos": v.pos,
+        "said_pos": _said_pos(v),
     }
+
+
+def _said_pos(v: VersionState) -> int | None:
+    """Where a head was last said, when later than where it was first said."""
+    return v.order[1] if v.order[1] != v.pos else None
 
 
 @contextmanager
