@@ -257,8 +257,8 @@ def bench_tenants(
     default=FIXTURES_DEFAULT,
     show_default=True,
     type=click.Path(file_okay=False),
-    callback=_fixture("The Hangul renderings (hangul_names/, hangul_names_round2/)"),
-    help="The folder holding hangul_names/ (dev) and hangul_names_round2/ (held out).",
+    callback=_fixture("The Hangul renderings (hangul_names/, _round2/, _round3/)"),
+    help="The folder holding hangul_names/ and _round2/ (dev) and _round3/ (held out).",
 )
 @click.option(
     "--no-meaning",
@@ -269,7 +269,7 @@ def bench_tenants(
     "--fit",
     "fit_only",
     is_flag=True,
-    help="Only fit the meaning model's weights on the dev split and print them.",
+    help="Only fit the meaning model's weights on the dev splits and print them.",
 )
 def bench_hangul_names(
     data_dir: str, write: str | None, fixtures: Path, no_meaning: bool, fit_only: bool
@@ -288,10 +288,18 @@ def bench_hangul_names(
     if fit_only:
         from graphmem.language.name_meaning import MEANING_FEATURES
 
-        *weights, bias = hangul_names.fit(data_dir, fixtures)
+        (*weights, bias), cv = hangul_names.fit(data_dir, fixtures)
         for name, w in zip(MEANING_FEATURES, weights, strict=True):
             click.echo(f"{name:>14} {w:+.4f}")
         click.echo(f"{'bias':>14} {bias:+.4f}")
+        click.echo("\n5-fold cross-validation on the dev splits, by link threshold:")
+        click.echo("threshold  added  right  all links  right  precision  recall")
+        for t, c in cv.items():
+            click.echo(
+                f"{t:9.1f}  {c['added']:5d}  {c['added_right']:5d}  {c['links']:9d}  "
+                f"{c['right']:5d}  {c['right'] / max(1, c['links']):9.3f}  "
+                f"{c['right'] / max(1, c['positives']):6.3f}"
+            )
         return
     res = hangul_names.run(data_dir, fixtures, meaning=not no_meaning)
     cmd = (
