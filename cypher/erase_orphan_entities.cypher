@@ -17,6 +17,8 @@ CALL (en, spellings) {
   WITH en, spellings WHERE size(spellings) > 0
   WITH en, spellings,
        CASE WHEN en.name IN spellings THEN en.name ELSE spellings[0] END AS name
+  // a name vector belongs to the erased spelling when the name changes
+  FOREACH (_ IN CASE WHEN name <> en.name THEN [1] ELSE [] END | REMOVE en.embedding)
   SET en.name = name,
       en.aliases = reduce(acc = [], s IN spellings |
                           CASE WHEN s = name OR s IN acc THEN acc ELSE acc + s END)

@@ -2,7 +2,7 @@
 // replaced, its alternatives and tombstones. Parameters: $kid ("namespace/key"), the
 // newest $limit versions, the newest $evidence_limit records of each.
 MATCH (v:Version {kid: $kid})
-WITH v ORDER BY v.pos DESC LIMIT $limit
+WITH v ORDER BY coalesce(v.said_pos, v.pos) DESC LIMIT $limit
 RETURN v {
   .*,
   is_head: v.head_of IS NOT NULL,

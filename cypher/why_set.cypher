@@ -2,7 +2,7 @@
 // members first, then the newest, $limit versions in all.
 MATCH (v:Version)
 WHERE v.kid STARTS WITH $prefix
-WITH v ORDER BY v.head_of IS NOT NULL DESC, v.pos DESC LIMIT $limit
+WITH v ORDER BY v.head_of IS NOT NULL DESC, coalesce(v.said_pos, v.pos) DESC LIMIT $limit
 RETURN v {
   .*,
   is_head: v.head_of IS NOT NULL,

@@ -95,7 +95,9 @@ class Memory:
             self.config.aliases,
             None if isinstance(self.embedder, BundledE5) else self.embedder,
             controls=evidence_controls or {},
-            name_embedder=self.embedder,
+            # The names' model is fitted on the bundled e5's scores; another embedder
+            # leaves cross-script links to sound.
+            name_embedder=self.embedder if isinstance(self.embedder, BundledE5) else None,
         )
         # Names written here reach the cross-script index at once. An erased name stays in
         # it until the next rebuild (LINKER_TTL): a link to it anchors nothing.
@@ -345,6 +347,7 @@ class Memory:
             if self._blocks is not None:
                 self._blocks.close()
                 self._blocks = None
+        self._evidence.reset_names()  # its vectors are cleared below; it starts over
         self.store.clear_vectors(self.namespace)
         keeper = VectorKeeper(self.store, self.namespace, VectorCache(chosen))
         if not progress:

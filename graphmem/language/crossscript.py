@@ -633,7 +633,12 @@ class CrossScriptLinker:
         names, sims = meaning.vectors.similarities(query)
         if not names:
             return []
-        cosine = {names[i]: float(sims[i]) for i in nearest(names, sims, MEANING_CANDIDATES)}
+        # Latin-script names only (a Hangul name is matched as written, not rendered)
+        cosine = {
+            names[i]: float(sims[i])
+            for i in nearest(names, sims, MEANING_CANDIDATES)
+            if names[i] in self._phon
+        }
         with self._lock:
             sound = self._scores(span, hangul_phonemes(span), 0.0)
         vectors = meaning.vectors
@@ -939,7 +944,7 @@ def _neighbourhood(skeleton: str) -> set[str]:
 # A capitalized token, its possessive or a Korean particle ("Beckham의") and punctuation
 # dropped.
 _CAPITALIZED = re.compile(
-    r"^[\"'“‘(]*([A-Z][A-Za-z0-9\u00C0-\u024F.\-'’]*?)(?:['’]s)?[\"'”’)]*"
+    r"^[\"'“‘(]*([A-Z](?:(?![\uac00-\ud7a3])[\w.\-'’])*?)(?:['’]s)?[\"'”’)]*"
     r"[\uac00-\ud7a3]*[\"'”’),.?!:;]*$"
 )
 

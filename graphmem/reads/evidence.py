@@ -268,6 +268,11 @@ class EvidenceReader:
         if self.names_by_meaning is not None:
             self.names_by_meaning.notify()
 
+    def reset_names(self) -> None:
+        """The namespace's vectors are being cleared: the names' start over."""
+        if self.names_by_meaning is not None:
+            self.names_by_meaning.reset()
+
     def close(self) -> None:
         """Stop the thread that embeds the namespace's names, if one started."""
         if self.names_by_meaning is not None:

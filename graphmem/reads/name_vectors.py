@@ -16,6 +16,7 @@ import threading
 import numpy as np
 import numpy.typing as npt
 
+from graphmem._errors import ConflictError
 from graphmem.embedding import VectorCache
 from graphmem.language.name_meaning import NameVectors
 from graphmem.llm.base import Embedder
@@ -36,13 +37,16 @@ class NameVectorKeeper:
     def __init__(self, store: Store, ns: str, embedder: Embedder) -> None:
         self.store = store
         self.ns = ns
-        self._cache = VectorCache(embedder, size=4096)  # spans: questions repeat names
+        self.model = VectorCache(embedder, size=1).model
+        self._embedder = VectorCache(embedder)
         self._vectors = NameVectors()
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._idle = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._claimed = False
+        self._warned = False
 
     @property
     def vectors(self) -> NameVectors:
@@ -50,11 +54,18 @@ class NameVectorKeeper:
 
     def query(self, text: str) -> npt.NDArray[np.float32] | None:
         """The span's vector; None until the first names hold theirs (then no embedding
-        is spent on a span nothing could be linked to)."""
+        is spent on a span nothing could be linked to), or when the embedder fails (the
+        link is then made by sound alone)."""
         self.start()
         if not len(self._vectors):
             return None
-        return self._cache.query(text)
+        try:
+            return self._embedder.query(text)
+        except Exception:
+            if not self._warned:
+                self._warned = True
+                log.warning("graphmem: could not embed a name; linking by sound", exc_info=True)
+            return None
 
     def start(self) -> None:
         """Start keeping the names' vectors (once; later calls do nothing)."""
@@ -70,11 +81,13 @@ class NameVectorKeeper:
     def notify(self) -> None:
         """Names were written: embed them when the embedder is free (once started)."""
         if self._thread is not None:
-            self._idle.clear()
-            self._wake.set()
+            with self._lock:
+                self._idle.clear()
+                self._wake.set()
 
     def wait_idle(self, timeout: float | None = None) -> bool:
-        """Start, and wait until every name notified so far holds its vector."""
+        """Start, and wait until every name notified so far holds its vector (or the
+        keeper gave up on them)."""
         self.start()
         return self._idle.wait(timeout)
 
@@ -84,22 +97,35 @@ class NameVectorKeeper:
         if self._thread is not None:
             self._thread.join(timeout=30)
 
+    def reset(self) -> None:
+        """Forget the vectors held here (the namespace's were cleared: ``reembed``); the
+        next Hangul question starts over."""
+        self.close()
+        with self._lock:
+            self._vectors = NameVectors()
+            self._wake = threading.Event()
+            self._stop = threading.Event()
+            self._idle = threading.Event()
+            self._thread = None
+            self._claimed = False
+
     def embed_missing(self) -> int:
-        """Embed and persist the names that hold no vector; how many."""
+        """Embed and persist the Latin names that hold no vector; how many."""
         done = 0
-        claimed = False
         while not self._stop.is_set():
             missing = self.store.missing_name_vectors(self.ns, NAME_BATCH * 4)
             if not missing:
                 break
-            if not claimed:  # one model per namespace, as for its other vectors
-                refuse_other_model(self.store, self.ns, self._cache.model)
-                self.store.claim_vector_model(self.ns, self._cache.model)
-                claimed = True
+            if not self._claimed:  # one model per namespace, as for its other vectors
+                self.store.claim_vector_model(self.ns, self.model)
+                refuse_other_model(self.store, self.ns, self.model)
+                self._claimed = True
             for i in range(0, len(missing), NAME_BATCH):
                 chunk = missing[i : i + NAME_BATCH]
-                rows = self._cache.passages([name for _, name in chunk])
-                pairs = [(uid, row) for (uid, _), row in zip(chunk, rows.tolist(), strict=True)]
+                rows = self._embedder.passages([name for _, name in chunk])
+                pairs = [
+                    (uid, name, row) for (uid, name), row in zip(chunk, rows.tolist(), strict=True)
+                ]
                 written = self.store.write_name_vectors(self.ns, pairs)
                 self._vectors.add([name for _, name in chunk], rows)
                 done += len(chunk)
@@ -129,10 +155,13 @@ class NameVectorKeeper:
             self._wake.clear()
             try:
                 self.embed_missing()
-            except Exception:  # a refused model, Neo4j away: links stay by sound
-                log.warning("graphmem: could not embed the namespace's names", exc_info=True)
+            except ConflictError:  # another model's vectors: links stay by sound
+                log.warning("graphmem: names are not embedded here", exc_info=True)
                 self._idle.set()
                 return
-            if not self._wake.is_set():  # nothing written meanwhile
-                self._idle.set()
+            except Exception:  # Neo4j away, the embedder failing: try at the next write
+                log.warning("graphmem: could not embed the namespace's names", exc_info=True)
+            with self._lock:
+                if not self._wake.is_set():  # nothing written meanwhile
+                    self._idle.set()
             self._wake.wait()

@@ -185,8 +185,9 @@ class Store(StoreReads, Protocol):
         """At most ``limit`` entities ``(uid, name)`` whose name holds no vector."""
         ...
 
-    def write_name_vectors(self, ns: str, rows: Sequence[tuple[str, Sequence[float]]]) -> int:
-        """Persist each entity's name vector, by entity uid (gone ones are skipped)."""
+    def write_name_vectors(self, ns: str, rows: Sequence[tuple[str, str, Sequence[float]]]) -> int:
+        """Persist each entity's name vector ``(uid, name, vector)``; an entity gone or
+        renamed meanwhile is skipped."""
         ...
 
     def stored_name_vectors(self, ns: str) -> Iterator[tuple[str, list[float]]]:

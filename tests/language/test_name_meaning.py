@@ -111,3 +111,16 @@ def test_more_agreement_never_lowers_the_probability(features, which, more):
     raised = list(features)
     raised[which] += more
     assert 0.0 <= link_probability(features) <= link_probability(raised) <= 1.0
+
+
+def test_only_latin_names_are_candidates_by_meaning():
+    names = ["The Lord of the Rings", "반지", "반지의 제왕들"]
+    linker = CrossScriptLinker(names, meaning=E5Names(names))
+    assert {n for _, n in linker.meaning_candidates("반지의 제왕")} == {"The Lord of the Rings"}
+
+
+def test_latin_runs_keep_every_latin_letter_and_drop_a_korean_particle():
+    from graphmem.language.crossscript import latin_name_runs
+
+    assert ("Nguyễn Phú Trọng", 2, 5) in latin_name_runs("Who is Nguyễn Phú Trọng?")
+    assert ("Victoria Beckham", 0, 2) in latin_name_runs("Victoria Beckham의 남편은?")

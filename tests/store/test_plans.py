@@ -171,7 +171,10 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
         "vectors_clear": {"ns": ns, "limit": 10_000},
         "vectors_forget_model": {"ns": ns},
         "name_vectors_missing": {"ns": ns, "limit": 256},
-        "name_vectors_write": {"ns": ns, "rows": [{"uid": entities[0], "vector": [0.5] * 384}]},
+        "name_vectors_write": {
+            "ns": ns,
+            "rows": [{"uid": entities[0], "name": "x", "vector": [0.5] * 384}],
+        },
         "name_vectors_stored": {"ns": ns},
     }
     for name in (

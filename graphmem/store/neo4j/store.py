@@ -472,8 +472,10 @@ class Neo4jStore(_Reads):
         rows = self.run("name_vectors_missing", {"ns": ns, "limit": limit})
         return [(str(r["uid"]), str(r["name"])) for r in rows]
 
-    def write_name_vectors(self, ns: str, rows: Sequence[tuple[str, Sequence[float]]]) -> int:
-        params = [{"uid": uid, "vector": [float(x) for x in v]} for uid, v in rows]
+    def write_name_vectors(self, ns: str, rows: Sequence[tuple[str, str, Sequence[float]]]) -> int:
+        params = [
+            {"uid": uid, "name": name, "vector": [float(x) for x in v]} for uid, name, v in rows
+        ]
         if not params:
             return 0
         return int(self._write("name_vectors_write", {"ns": ns, "rows": params})[0]["written"])
