@@ -11,16 +11,14 @@ links to it are made by sound alone. The vectors share the namespace's recorded 
 from __future__ import annotations
 
 import logging
-import threading
 
 import numpy as np
 import numpy.typing as npt
 
-from graphmem._errors import ConflictError
 from graphmem.embedding import VectorCache
 from graphmem.language.name_meaning import NameVectors
 from graphmem.llm.base import Embedder
-from graphmem.reads.blocks.vectors import refuse_other_model
+from graphmem.reads.blocks.vectors import BackgroundKeeper, refuse_other_model
 from graphmem.store.protocol import Store
 
 __all__ = ["NameVectorKeeper"]
@@ -30,21 +28,20 @@ log = logging.getLogger("graphmem")
 NAME_BATCH = 64  # names embedded per call of the embedder, and persisted per round trip
 
 
-class NameVectorKeeper:
+class NameVectorKeeper(BackgroundKeeper):
     """The namespace's name vectors (``vectors``) and the span embedder (``query``): what
     ``CrossScriptLinker`` needs of meaning (``NameMeaning``)."""
 
+    thread_name = "graphmem-name-vectors"
+
     def __init__(self, store: Store, ns: str, embedder: Embedder) -> None:
+        super().__init__()
         self.store = store
         self.ns = ns
-        self.model = VectorCache(embedder, size=1).model
         self._embedder = VectorCache(embedder)
+        self.model = self._embedder.model
         self._vectors = NameVectors()
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._idle = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
+        self._loaded = False  # the persisted vectors were read into ``_vectors``
         self._claimed = False
         self._warned = False
 
@@ -72,42 +69,21 @@ class NameVectorKeeper:
         with self._lock:
             if self._thread is not None or self._stop.is_set():
                 return
-            self._thread = threading.Thread(
-                target=self._run, name="graphmem-name-vectors", daemon=True
-            )
-            self._thread.start()
-        self.notify()
-
-    def notify(self) -> None:
-        """Names were written: embed them when the embedder is free (once started)."""
-        if self._thread is not None:
-            with self._lock:
-                self._idle.clear()
-                self._wake.set()
+        self._start_thread()
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Start, and wait until every name notified so far holds its vector (or the
         keeper gave up on them)."""
         self.start()
-        return self._idle.wait(timeout)
-
-    def close(self) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=30)
+        return super().wait_idle(timeout)
 
     def reset(self) -> None:
         """Forget the vectors held here (the namespace's were cleared: ``reembed``); the
         next Hangul question starts over."""
         self.close()
-        with self._lock:
-            self._vectors = NameVectors()
-            self._wake = threading.Event()
-            self._stop = threading.Event()
-            self._idle = threading.Event()
-            self._thread = None
-            self._claimed = False
+        BackgroundKeeper.__init__(self)
+        self._vectors = NameVectors()
+        self._loaded = self._claimed = False
 
     def embed_missing(self) -> int:
         """Embed and persist the Latin names that hold no vector; how many."""
@@ -146,22 +122,8 @@ class NameVectorKeeper:
             fresh.add(names, np.asarray(rows, dtype=np.float32))
         self._vectors = fresh
 
-    def _run(self) -> None:
-        try:
+    def _work(self) -> None:
+        if not self._loaded:
             self._reload()
-        except Exception:
-            log.warning("graphmem: could not read the namespace's name vectors", exc_info=True)
-        while not self._stop.is_set():
-            self._wake.clear()
-            try:
-                self.embed_missing()
-            except ConflictError:  # another model's vectors: links stay by sound
-                log.warning("graphmem: names are not embedded here", exc_info=True)
-                self._idle.set()
-                return
-            except Exception:  # Neo4j away, the embedder failing: try at the next write
-                log.warning("graphmem: could not embed the namespace's names", exc_info=True)
-            with self._lock:
-                if not self._wake.is_set():  # nothing written meanwhile
-                    self._idle.set()
-            self._wake.wait()
+            self._loaded = True
+        self.embed_missing()

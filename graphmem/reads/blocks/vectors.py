@@ -23,7 +23,7 @@ from graphmem._errors import ConflictError, GraphmemError
 from graphmem.embedding import VectorCache
 from graphmem.store.protocol import Store
 
-__all__ = ["VectorKeeper", "refuse_other_model"]
+__all__ = ["BackgroundKeeper", "VectorKeeper", "refuse_other_model"]
 
 log = logging.getLogger("graphmem")
 
@@ -46,20 +46,77 @@ def _refuse(ns: str, recorded: str | None, model: str) -> None:
         )
 
 
-class VectorKeeper:
-    """Embeds the namespace's texts that hold no vector and persists their vectors; reads
-    the persisted ones into ``cache``. ``start`` runs it in a thread woken by ``notify``."""
+class BackgroundKeeper:
+    """A thread that runs ``_work`` after writes (``notify``), one run at a time, until
+    ``close``; ``wait_idle`` waits for the runs notified so far. A refused model
+    (``ConflictError``) stops the work for good; Neo4j away or an embedder failing is
+    logged and tried again on the next write."""
 
-    def __init__(self, store: Store, ns: str, cache: VectorCache) -> None:
-        self.store = store
-        self.ns = ns
-        self.cache = cache
+    thread_name = "graphmem-vectors"
+
+    def __init__(self) -> None:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._idle = threading.Event()
         self._idle.set()
         self._thread: threading.Thread | None = None
         self._refused = False
+        self._lock = threading.Lock()  # a notify between a run's end and idle
+
+    def _work(self) -> None:
+        raise NotImplementedError
+
+    def _start_thread(self) -> None:
+        self._thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
+        self._thread.start()
+        self.notify()
+
+    def notify(self) -> None:
+        """Something was written: work on it when the embedder is free."""
+        with self._lock:
+            self._idle.clear()
+            self._wake.set()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until everything notified so far is done (tests, benchmarks)."""
+        return self._idle.wait(timeout)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait()
+            self._wake.clear()
+            if self._stop.is_set():
+                break
+            if not self._refused:
+                try:
+                    self._work()
+                except ConflictError as exc:
+                    self._refused = True  # reads go on without what is kept here
+                    log.error("graphmem: vectors are not kept: %s", exc)
+                except GraphmemError as exc:  # Neo4j away: the next write tries again
+                    log.warning("graphmem: could not keep vectors now: %s", exc)
+                except Exception:  # an embedder failing must not stop the keeper
+                    log.exception("graphmem: embedding failed; will try again on a write")
+            with self._lock:
+                if not self._wake.is_set():
+                    self._idle.set()
+
+
+class VectorKeeper(BackgroundKeeper):
+    """Embeds the namespace's texts that hold no vector and persists their vectors; reads
+    the persisted ones into ``cache``. ``start`` runs it in a thread woken by ``notify``."""
+
+    def __init__(self, store: Store, ns: str, cache: VectorCache) -> None:
+        super().__init__()
+        self.store = store
+        self.ns = ns
+        self.cache = cache
         self._claimed = False  # the namespace records this keeper's model
 
     def load(self) -> int:
@@ -110,40 +167,7 @@ class VectorKeeper:
             log.debug("graphmem: %d vectors of namespace %r read from Neo4j", loaded, self.ns)
         except Exception:  # the keeper embeds what it could not read
             log.warning("graphmem: could not read the namespace's vectors", exc_info=True)
-        self._thread = threading.Thread(target=self._run, name="graphmem-vectors", daemon=True)
-        self._thread.start()
-        self.notify()
+        self._start_thread()
 
-    def notify(self) -> None:
-        """Something was written: embed it when the embedder is free."""
-        self._idle.clear()
-        self._wake.set()
-
-    def wait_idle(self, timeout: float | None = None) -> bool:
-        """Wait until everything notified so far holds its vector (tests, benchmarks)."""
-        return self._idle.wait(timeout)
-
-    def close(self) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=30)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            self._wake.wait()
-            self._wake.clear()
-            if self._stop.is_set():
-                break
-            if not self._refused:
-                try:
-                    self.embed_missing()
-                except ConflictError as exc:
-                    self._refused = True  # blocks still read by meaning, embedding on the spot
-                    log.error("graphmem: vectors are not kept: %s", exc)
-                except GraphmemError as exc:  # Neo4j away: the next write tries again
-                    log.warning("graphmem: could not keep vectors now: %s", exc)
-                except Exception:  # an embedder failing must not stop the keeper
-                    log.exception("graphmem: embedding failed; will try again on a write")
-            if not self._wake.is_set():
-                self._idle.set()
+    def _work(self) -> None:
+        self.embed_missing()
