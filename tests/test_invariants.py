@@ -215,22 +215,14 @@ def test_any_split_and_arrival_order_ends_in_the_same_values(neo4j_server, steps
         split.close()
 
 
-def test_a_value_revoked_back_to_and_said_again_keeps_edges_backwards(neo4j_server):
+def test_a_value_revoked_back_to_and_said_again_keeps_edges_backwards(connect, namespace):
     """Found by the random sequences: red, red, green, revoke (back to red), red again.
     Said again, red stands as of the last saying, and green's edge to red still points
     back to red's first saying."""
-    mem = Memory.connect(
-        neo4j_server.bolt_url,
-        f"r-{uuid.uuid4().hex[:10]}",
-        neo4j_auth=neo4j_server.auth,
-        install_schema=False,
-    )
-    try:
-        for i, value in enumerate(("red", "red", "green")):
-            mem.remember("alpha", "colour", value, record_id=f"s{i}")
-        mem.revoke("alpha", "colour")
-        mem.remember("alpha", "colour", "red", authority="first_person", record_id="s3")
-        _check(mem)
-        assert mem.why("alpha", "colour").value == "red"
-    finally:
-        mem.close()
+    mem = connect(namespace)
+    for i, value in enumerate(("red", "red", "green")):
+        mem.remember("alpha", "colour", value, record_id=f"s{i}")
+    mem.revoke("alpha", "colour")
+    mem.remember("alpha", "colour", "red", authority="first_person", record_id="s3")
+    _check(mem)
+    assert mem.why("alpha", "colour").value == "red"
