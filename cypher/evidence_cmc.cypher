@@ -39,7 +39,7 @@ CALL (anchors) {
     uid: v.uid, key: v.key, subject: v.subject, relation: v.relation, value: v.value,
     depth: depth,
     evidence: [(v)-[:SUPPORTED_BY]->(e) |
-               e {.pos, .text, .record_id, .speaker, .observed_at}]
+               e {.pos, .text, .record_id, .speaker, .observed_at, .times}]
   }) AS edges
 }
 CALL () {

@@ -4,6 +4,6 @@ MATCH (e:Evidence {ns: $ns})
 USING INDEX e:Evidence(ns, pos)
 WHERE e.pos < $before
 RETURN e.pos AS pos, e.text AS text, e.record_id AS record_id, e.speaker AS speaker,
-       e.observed_at AS observed_at
+       e.observed_at AS observed_at, e.times AS times
 ORDER BY e.pos DESC
 LIMIT $limit

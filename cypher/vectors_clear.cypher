@@ -3,7 +3,7 @@
 CALL (*) {
   MATCH (e:Evidence {ns: $ns})
   USING INDEX SEEK e:Evidence(ns)
-  WHERE e.embedding IS NOT NULL
+  WHERE e.embedding IS NOT NULL OR e.turn_embedding IS NOT NULL
   RETURN e AS n
   LIMIT $limit
   UNION ALL
@@ -19,5 +19,5 @@ CALL (*) {
   RETURN en AS n
   LIMIT $limit
 }
-REMOVE n.embedding
+REMOVE n.embedding, n.turn_embedding
 RETURN count(n) AS cleared

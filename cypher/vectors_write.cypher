@@ -8,9 +8,15 @@ CALL (r) {
   RETURN count(*) AS records
 }
 CALL (r) {
+  OPTIONAL MATCH (e:Evidence {uid: r.uid})
+  WITH e WHERE r.kind = 'turn' AND e IS NOT NULL AND e.ns = $ns
+  CALL db.create.setNodeVectorProperty(e, 'turn_embedding', r.vector)
+  RETURN count(*) AS turns
+}
+CALL (r) {
   OPTIONAL MATCH (v:Version {uid: r.uid})
   WITH v WHERE r.kind = 'fact' AND v IS NOT NULL AND v.ns = $ns
   CALL db.create.setNodeVectorProperty(v, 'embedding', r.vector)
   RETURN count(*) AS facts
 }
-RETURN sum(records) + sum(facts) AS written
+RETURN sum(records) + sum(turns) + sum(facts) AS written

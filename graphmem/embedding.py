@@ -146,6 +146,9 @@ class VectorCache:
         self.size = size
         self._vectors: OrderedDict[bytes, Vectors] = OrderedDict()
         self._lock = threading.Lock()
+        # Bumped whenever vectors are added: a reader holding rows of its own (evidence's
+        # record matrix) re-reads only when it moved.
+        self.generation = 0
 
     def _key(self, text: str) -> bytes:
         return hashlib.blake2b(f"{self.model}\0{text}".encode(), digest_size=16).digest()
@@ -165,6 +168,7 @@ class VectorCache:
                     self._vectors[self._key(t)] = row
                 while len(self._vectors) > self.size:
                     self._vectors.popitem(last=False)
+                self.generation += 1
         with self._lock:
             out = [self._vectors.get(k) for k in keys]
         if any(v is None for v in out):  # evicted in between: embed those again
@@ -179,6 +183,14 @@ class VectorCache:
                 self._vectors[self._key(t)] = row
             while len(self._vectors) > self.size:
                 self._vectors.popitem(last=False)
+            self.generation += 1
+
+    def known(self, texts: Sequence[str]) -> list[Vectors | None]:
+        """The vector of each text already embedded (or read from Neo4j), else None;
+        embeds nothing."""
+        keys = [self._key(t) for t in texts]
+        with self._lock:
+            return [self._vectors.get(k) for k in keys]
 
     def query(self, text: str) -> Vectors:
         if isinstance(self.embedder, QueryEmbedder):

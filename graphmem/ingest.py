@@ -29,6 +29,7 @@ from graphmem.domain.model import (
 )
 from graphmem.domain.soft_keys import SoftKeyMatcher
 from graphmem.extract.base import Extraction, Extractor
+from graphmem.language.relative_time import resolve_times
 from graphmem.results import IngestReport
 from graphmem.store.protocol import Store, StoreTransaction
 
@@ -236,6 +237,12 @@ class IngestPipeline:
                 "authority": int(r.authority),
                 "parse": str(extraction.status),
                 "parse_note": extraction.reason or None,
+                # "yesterday" said on 8 May means 7 May: resolved once, kept beside it.
+                "times": [
+                    f"{t.start_char}:{t.end_char}={t.when()}"
+                    for t in resolve_times(r.text, observed)
+                ]
+                or None,
             }
             work = [
                 (

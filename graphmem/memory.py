@@ -86,14 +86,18 @@ class Memory:
         self.embedder = resolve_embedder(
             self.config.embedder, self.config.ollama_url, self.config.ollama_timeout
         )
-        # ``evidence_controls``: ways of choosing records besides ``cmc``, by name. Raw
-        # records are ranked by meaning only with an embedder chosen for it: the bundled
-        # CPU model embeds 20-100 passages/s, so a long conversation would wait seconds.
+        # The namespace's vectors, shared by blocks and evidence: read from Neo4j, and the
+        # missing ones embedded and persisted in the background by one keeper.
+        self._meaning = VectorCache(self.embedder) if self.embedder is not None else None
+        self._keeper: VectorKeeper | None = None
+        self._keeper_lock = threading.Lock()
+        # ``evidence_controls``: ways of choosing records besides ``cmc``, by name.
         self._evidence = EvidenceReader(
             store,
             self.namespace,
             self.config.aliases,
-            None if isinstance(self.embedder, BundledE5) else self.embedder,
+            meaning=self._meaning,
+            keep_vectors=self._vector_keeper if self.config.keep_vectors else None,
             controls=evidence_controls or {},
             # The names' model is fitted on the bundled e5's scores; another embedder
             # leaves cross-script links to sound.
@@ -184,6 +188,7 @@ class Memory:
             if self._blocks is not None:
                 self._blocks.close()
                 self._blocks = None
+        self._stop_keeper()
         self._evidence.close()
         close = getattr(self._writer.extractor, "close", None)
         if callable(close) and self._writer.extractor is not self.config.extractor:
@@ -327,6 +332,35 @@ class Memory:
         removed, rematerialized = self.store.transact(self.namespace, work)
         return EraseReport(record_id, removed, rematerialized)
 
+    def _vector_keeper(self, start: bool = True) -> VectorKeeper | None:
+        """The namespace's one keeper of vectors (None without an embedder, or with
+        ``keep_vectors`` off); ``start`` runs it in the background, reading the persisted
+        vectors first, if it is not running yet."""
+        if self._meaning is None or not self.config.keep_vectors:
+            return None
+        with self._keeper_lock:
+            if self._released:
+                return None
+            if self._keeper is None:
+                self._keeper = VectorKeeper(self.store, self.namespace, self._meaning)
+            keeper = self._keeper
+        if start:
+            keeper.start(load_now=False)
+        return keeper
+
+    def _stop_keeper(self) -> None:
+        with self._keeper_lock:
+            keeper, self._keeper = self._keeper, None
+        if keeper is not None:
+            keeper.close()
+
+    def wait_vectors(self, timeout: float | None = None) -> bool:
+        """Wait until the namespace's records and values written so far hold vectors
+        (reads rank by meaning only what is embedded; benchmarks and tests wait here).
+        True when done within ``timeout`` seconds; True at once without an embedder."""
+        keeper = self._vector_keeper()
+        return True if keeper is None else keeper.wait_idle(timeout)
+
     def reembed(self, embedder: Embedder | str | None = None, *, progress: bool = False) -> int:
         """Forget the namespace's vectors and their model, then embed every record and
         current value with ``embedder`` (a name as in ``MemoryConfig.embedder``; default:
@@ -343,10 +377,11 @@ class Memory:
                 "no embedder to re-embed with (embedder='none'): name one, e.g. "
                 "reembed('e5') or graphmem reembed --embedder e5"
             )
-        with self._blocks_lock:  # its keeper would embed alongside; a later block restarts it
+        with self._blocks_lock:  # its keeper would embed alongside; a later read restarts it
             if self._blocks is not None:
                 self._blocks.close()
                 self._blocks = None
+        self._stop_keeper()
         self._evidence.reset_names()  # its vectors are cleared below; it starts over
         self.store.clear_vectors(self.namespace)
         keeper = VectorKeeper(self.store, self.namespace, VectorCache(chosen))
@@ -437,8 +472,8 @@ class Memory:
                     source=self._snapshot_source(),
                     builder=self.config.block_builder,
                     switch_interval=self.config.block_switch_interval,
-                    embedder=self.embedder,
-                    keep_vectors=self.config.keep_vectors,
+                    meaning=self._meaning,
+                    vectors=self._vector_keeper(start=False),
                 )
                 server.start()
                 self._blocks = server

@@ -41,12 +41,14 @@ def _files_holding(folder: Path, word: str) -> list[str]:
     return out.stdout.split()
 
 
-def _vector_of(m: Memory, record_id: str) -> list[float]:
-    rows = m.store.driver.execute_query(
-        "MATCH (e:Evidence {ns: $ns, record_id: $id}) RETURN e.embedding AS v",
-        ns=m.namespace,
-        id=record_id,
-    ).records
+_VECTOR_QUERIES = {
+    "embedding": "MATCH (e:Evidence {ns: $ns, record_id: $id}) RETURN e.embedding AS v",
+    "turn_embedding": "MATCH (e:Evidence {ns: $ns, record_id: $id}) RETURN e.turn_embedding AS v",
+}
+
+
+def _vector_of(m: Memory, record_id: str, prop: str = "embedding") -> list[float]:
+    rows = m.store.driver.execute_query(_VECTOR_QUERIES[prop], ns=m.namespace, id=record_id).records
     assert rows and rows[0]["v"] is not None, "the record has no vector"
     return list(rows[0]["v"])
 
@@ -102,19 +104,29 @@ def test_erased_text_is_gone_from_the_data_folder_after_stop(server: LocalNeo4j)
             SECRET, "card pin", PIN, record_id="s1", text=f"{SECRET} says the card pin is {PIN}"
         )
         m.revoke(SECRET, "card pin")  # generated revoke evidence names the secret too
-        m.ingest([{"id": CALLER_ID, "text": f"{SECRET} hides the pin {PIN} under the mat"}])
+        m.ingest(
+            [
+                {"id": CALLER_ID, "text": f"{SECRET} hides the pin {PIN} under the mat"},
+                # A turn's evidence vector embeds the turn before it: the reply's must go.
+                {"id": "reply", "text": "ha, classic"},
+            ]
+        )
         m.remember("door", "colour", "red", record_id="keep", text=f"the door is red, said {KEPT}")
         # Blocks keep vectors of records and values in Neo4j: the erased ones must go too.
         m.block(f"what's {SECRET}'s pin?", "door")
         assert m._blocks is not None and m._blocks.vectors is not None
         assert m._blocks.vectors.wait_idle(120)
         secret_vector = _vector_of(m, CALLER_ID)
+        reply_vector = _vector_of(m, "reply", "turn_embedding")
         m.erase("s1")
         m.erase(CALLER_ID)
         assert SECRET not in m.evidence(f"What is {SECRET}'s card pin?").text
+        assert m.wait_vectors(120)  # the reply is embedded again, alone
+        assert _vector_of(m, "reply", "turn_embedding") != reply_vector
     # Neo4j itself keeps the bytes: this is what the test would find without compaction.
     assert _files_holding(server.data_dir, "Zorblaxine")
     assert _files_holding_bytes(server.data_dir, secret_vector)
+    assert _files_holding_bytes(server.data_dir, reply_vector)
 
     stopped = _graphmem("neo4j", "stop", *_cli_server_args(server))
     assert stopped.returncode == 0, stopped.stderr
@@ -130,6 +142,7 @@ def test_erased_text_is_gone_from_the_data_folder_after_stop(server: LocalNeo4j)
             if not path.name.startswith(("m2", "neo4j-", "server")):
                 assert _files_holding(path, word) == [], (word, path)
     assert _files_holding_bytes(server.data_dir, secret_vector) == []
+    assert _files_holding_bytes(server.data_dir, reply_vector) == []
     assert _files_holding(server.data_dir, KEPT)  # what was kept is still stored
 
     server.start()

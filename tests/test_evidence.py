@@ -136,7 +136,7 @@ def test_conversation_without_facts_gets_the_matching_turns_not_the_newest(memor
     assert "f199" not in [r.id for r in ev.records]  # not the newest turns
 
 
-def test_every_control_runs_with_the_same_renderer(memory):
+def test_every_control_runs_with_the_same_renderer(memory, connect, namespace):
     _facts(memory, MEETING)
     for control in (
         "cmc",
@@ -150,9 +150,11 @@ def test_every_control_runs_with_the_same_renderer(memory):
         ev = memory.evidence("What floor is the weekly meeting on?", control=control)
         assert ev.text.startswith("Here is a list of records")
         assert ev.control == control
+    lexical = connect(namespace, embedder="none", evidence_controls=baselines())
     for control in ("dense_top100", "state_top12", "turns_pruned"):
+        assert memory.evidence("weekly meeting", control=control).control == control
         with pytest.raises(InvalidInputError, match="embedder"):
-            memory.evidence("weekly meeting", control=control)
+            lexical.evidence("weekly meeting", control=control)
 
 
 def test_controls_are_given_to_a_memory_not_registered_globally(connect, namespace, memory):
@@ -368,7 +370,8 @@ def test_closure_is_current_and_covers_every_subject_within_reach(
 
 def test_raw_records_are_also_ranked_by_meaning_with_an_embedder(connect, namespace):
     """With an embedder, dense ranking joins the lexical one (reciprocal rank fusion);
-    records are embedded once, and a failing embedder only costs the dense half."""
+    records are embedded once, in the background, and their vectors persist: a restart
+    embeds nothing again. A failing embedder only costs the dense half."""
     from graphmem.llm.ollama import OllamaClient
     from graphmem.llm.testserver import OllamaTestServer
 
@@ -378,16 +381,28 @@ def test_raw_records_are_also_ranked_by_meaning_with_an_embedder(connect, namesp
             [Record(f"small talk number {i}", id=f"s{i}", pos=i) for i in range(30)]
             + [Record("Caroline researched adoption agencies.", id="hit", pos=40)]
         )
+        assert memory.wait_vectors(timeout=60)
+        embedded = sum(
+            len(r.body.get("input", [])) for r in server.requests if r.path == "/api/embed"
+        )
         q = "What did Caroline research?"
+        before = len([r for r in server.requests if r.path == "/api/embed"])
         first = memory.evidence(q, budget_chars=300)
-        embeds = [r for r in server.requests if r.path == "/api/embed"]
         second = memory.evidence("What about the small talk?", budget_chars=300)
-        again = [r for r in server.requests if r.path == "/api/embed"]
+        after = len([r for r in server.requests if r.path == "/api/embed"])
+        memory.close()
+        # A restart reads the vectors back from Neo4j: only questions are embedded.
+        again = connect(namespace, embedder=OllamaClient(server.url, embed_model="e"))
+        assert again.wait_vectors(timeout=60)
+        again.evidence(q, budget_chars=300)
+        restarted = len([r for r in server.requests if r.path == "/api/embed"])
+    assert embedded >= 31  # every record's text was embedded once
     assert "hit" in [r.id for r in first.records] and not first.fallback
-    assert embeds and len(again) == len(embeds) + 1  # only the new question is embedded
+    assert after == before + 2  # only the two questions
+    assert restarted == after + 1  # only the question: the records' vectors were kept
     assert second.records and all(r.id.startswith("s") for r in second.records[:1])
     # The server is gone: the dense half fails, the lexical ranking still answers.
-    assert "hit" in [r.id for r in memory.evidence(q, budget_chars=300).records]
+    assert "hit" in [r.id for r in again.evidence(q, budget_chars=300).records]
 
 
 def test_a_hangul_question_anchors_on_the_latin_entity_it_names(memory):
@@ -559,3 +574,30 @@ def test_without_an_embedder_links_stay_by_sound(connect, namespace):
     memory.remember("Victoria Beckham", "spouse", "David Beckham", record_id="vb")
     assert memory._evidence.names_by_meaning is None
     assert memory.evidence("빅토리아 베컴의 남편은?").anchors == ["Victoria Beckham"]
+
+
+def test_relative_time_is_resolved_at_ingest_and_shown_in_evidence(memory, namespace):
+    memory.ingest(
+        [
+            Record(
+                "I went to the support group yesterday",
+                id="t1",
+                speaker="Caroline",
+                observed_at="2023-05-08T13:56:00",
+            ),
+            Record(
+                "지난주 토요일에 이사했어", id="t2", speaker="민지", observed_at="2024-03-13T09:00"
+            ),
+        ]
+    )
+    stored = memory.store.driver.execute_query(
+        "MATCH (e:Evidence {ns: $ns}) RETURN e.record_id AS id, e.times AS times ORDER BY id",
+        ns=namespace,
+    ).records
+    assert [(r["id"], r["times"]) for r in stored] == [
+        ("t1", ["28:37=2023-05-07"]),
+        ("t2", ["0:7=2024-03-09"]),
+    ]
+    ev = memory.evidence("When did Caroline go to the support group?")
+    assert "(2023-05-08; yesterday = 2023-05-07) I went to the support group" in ev.text
+    assert "지난주 토요일 = 2024-03-09" in memory.evidence("민지는 언제 이사했어?").text

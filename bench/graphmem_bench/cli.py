@@ -431,23 +431,43 @@ def bench_service(
     help="Folder holding locomo/.",
 )
 @click.option(
+    "--korean",
+    is_flag=True,
+    help="The Korean conversations (tests/fixtures/korean_conversations) instead of LoCoMo.",
+)
+@click.option(
     "--budgets",
     default="2000,4000,8000,16000",
     show_default=True,
     help="Evidence budgets in characters, comma-separated.",
 )
+@click.option(
+    "--embedder",
+    default="e5",
+    show_default=True,
+    type=click.Choice(["e5", "none"]),
+    help="graphmem's embedder (none: its lexical ranking alone); the peers always use e5.",
+)
 @click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
 @click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None)
 @click.pass_context
 def bench_locomo(
-    ctx: click.Context, data_dir: str, budgets: str, write: str | None, plot_dir: str | None
+    ctx: click.Context,
+    data_dir: str,
+    korean: bool,
+    budgets: str,
+    embedder: str,
+    write: str | None,
+    plot_dir: str | None,
 ) -> None:
-    """Evidence from real conversations (LoCoMo, text only): recall of the gold turns per
-    budget and category, against bm25s and the newest turns; held-out conversations apart.
+    """Evidence from real conversations (LoCoMo, text only; or the Korean set): recall of
+    the gold turns per budget and category, against bm25s, e5, their RRF fusion and the
+    newest turns, in the same run; held-out conversations apart.
 
     \b
     Example:
       graphmem-bench locomo --budgets 2000,4000,8000,16000 --write BENCHMARKS.md --plots docs
+      graphmem-bench locomo --korean --budgets 2000,4000,8000 --write BENCHMARKS.md
     """
     from graphmem_bench import locomo as lc
 
@@ -455,16 +475,45 @@ def bench_locomo(
         sizes = tuple(int(b) for b in budgets.split(","))
     except ValueError:
         raise click.BadParameter("budgets must be whole numbers, e.g. 2000,4000") from None
+    dataset = lc.korean_set() if korean else lc.locomo_set(data_dir)
     connect = _memories(ctx.obj["uri"], "locomo-schema")
-    res = lc.run(connect, data_dir, sizes, progress=lambda m: click.echo(m, err=True))
+    res = lc.run(connect, dataset, sizes, embedder, progress=lambda m: click.echo(m, err=True))
     cmd = (
-        f"graphmem-bench locomo --budgets {budgets}"
+        "graphmem-bench locomo"
+        + (" --korean" if korean else "")
+        + f" --budgets {budgets}"
+        + (f" --embedder {embedder}" if embedder != "e5" else "")
         + (f" --write {write}" if write else "")
         + (f" --plots {plot_dir}" if plot_dir else "")
     )
+    name = "korean_conversations" if korean else "locomo"
+    figures = lc.plot(res, Path(plot_dir), f"{name}_recall") if plot_dir else ()
     _publish(
-        lc.markdown(res, cmd), "locomo", write, lc.plot(res, Path(plot_dir)) if plot_dir else ()
+        lc.markdown(res, cmd), name if embedder == "e5" else f"{name}-{embedder}", write, figures
     )
+
+
+@main.command("relative-time")
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
+@click.option("--misses", is_flag=True, help="Print the development split's misses.")
+def bench_relative_time(write: str | None, misses: bool) -> None:
+    """Relative time expressions resolved against a message's sending day, scored on the
+    blind set (tests/fixtures/relative_time): development and held-out splits, English and
+    Korean; held-out in aggregate and per category only.
+
+    \b
+    Example:
+      graphmem-bench relative-time --write BENCHMARKS.md
+    """
+    from graphmem_bench import relative_time as rt
+
+    scores = {split: rt.run(split) for split in ("dev", "heldout")}
+    if misses:
+        for lang, s in sorted(scores["dev"].items()):
+            for line in s.misses:
+                click.echo(f"{lang}: {line}", err=True)
+    cmd = "graphmem-bench relative-time" + (f" --write {write}" if write else "")
+    _publish(rt.markdown(scores, cmd), "relative-time", write)
 
 
 @main.command("soak")

@@ -18,7 +18,7 @@ own way and goes through the same renderer and budget:
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,7 +40,10 @@ class BM25Index:
     """bm25s over pre-tokenized documents (the product's own tokenizer, so only the
     scorer differs from what CMC's reads see); Lucene's BM25 with k1 = 1.2, b = 0.75."""
 
-    def __init__(self, texts: list[str]) -> None:
+    def __init__(
+        self, texts: list[str], tokenize: Callable[[str], list[str]] = simple_tokens
+    ) -> None:
+        self.tokenize = tokenize
         try:
             import bm25s
         except ImportError:
@@ -48,12 +51,12 @@ class BM25Index:
                 "the BM25 baselines need bm25s: pip install ./bench (graphmem-bench)"
             ) from None
         self.model = bm25s.BM25(k1=1.2, b=0.75, method="lucene")
-        self.model.index([simple_tokens(t) for t in texts], show_progress=False)
+        self.model.index([tokenize(t) for t in texts], show_progress=False)
         self.vocab = self.model.vocab_dict
 
     def search(self, query: str) -> list[tuple[int, float]]:
         """Documents sharing a term with the query, best first (ties: earlier first)."""
-        terms = [t for t in dict.fromkeys(simple_tokens(query)) if t in self.vocab]
+        terms = [t for t in dict.fromkeys(self.tokenize(query)) if t in self.vocab]
         if not terms:
             return []
         scores = np.asarray(self.model.get_scores(terms))
@@ -234,7 +237,7 @@ class Baselines:
         )
 
     def _embed(self, reader: EvidenceReader, control: str, texts: list[str]) -> list[list[float]]:
-        if reader.embedder is None:
+        if reader.meaning is None:
             raise InvalidInputError(
                 f"{control} needs an embedder: configure MemoryConfig(embedder=...) (e.g. an "
                 "OllamaClient, whose embed() uses Ollama's /api/embed)"
@@ -242,7 +245,7 @@ class Baselines:
         cache = self._vectors
         todo = [t for t in dict.fromkeys(texts) if t not in cache]
         if todo:
-            for t, v in zip(todo, reader.embedder.embed(todo), strict=True):
+            for t, v in zip(todo, reader.meaning.embedder.embed(todo), strict=True):
                 cache[t] = v
         return [cache[t] for t in texts]
 

@@ -66,7 +66,8 @@ def fact_line(subject: str, relation: str, value: str) -> str:
 
 
 class MeaningText(NamedTuple):
-    """A text that gets a vector: a record's text (``kind`` "record") or a current
+    """A text that gets a vector: a record's text (``kind`` "record"), a raw record's turn
+    passage (``kind`` "turn", ``turn_passage``: evidence ranks turns by it) or a current
     value's line (``kind`` "fact"), with the uid of the node that keeps the vector."""
 
     kind: str

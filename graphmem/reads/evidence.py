@@ -31,10 +31,12 @@ from graphmem.domain.evidence import (
     render_selected,
 )
 from graphmem.domain.keys import normalize_name
+from graphmem.embedding import VectorCache
 from graphmem.language.crossscript import CrossScriptLinker, Link, latin_name_runs
 from graphmem.language.korean import genitive_runs, name_runs
 from graphmem.language.text import HANGUL_SYLLABLE
 from graphmem.llm.base import Embedder
+from graphmem.reads.blocks.vectors import VectorKeeper
 from graphmem.reads.name_vectors import NameVectorKeeper
 from graphmem.reads.raw_records import RawRecordIndex
 from graphmem.reads.refreshing import Refreshing
@@ -119,7 +121,11 @@ class EvidenceReader:
     store: Store
     ns: str
     aliases: Mapping[str, str]
-    embedder: Embedder | None = None
+    # The namespace's vectors (shared with blocks): raw records are ranked by meaning too.
+    meaning: VectorCache | None = None
+    # Starts the keeper that embeds and persists the namespace's vectors in the background
+    # and returns it (None: no keeper, the records are embedded when the index is built).
+    keep_vectors: Callable[[], VectorKeeper | None] | None = field(default=None, repr=False)
     controls: Mapping[str, EvidenceControl] = field(default_factory=dict, repr=False)
     # Links Hangul names to the Latin names they translate ("반지의 제왕"); its vectors of
     # the namespace's names are made once a question is asked in Hangul.
@@ -131,10 +137,6 @@ class EvidenceReader:
     _hangul: Refreshing[bool] = field(init=False, repr=False)
     # The raw records' index under the count of changes it was built at.
     _raw: tuple[int, RawRecordIndex] | None = field(default=None, init=False, repr=False)
-    # Record vectors kept across rebuilds of the raw index (only new records are embedded).
-    _raw_vectors: dict[tuple[int, str], list[float]] = field(
-        default_factory=dict, init=False, repr=False
-    )
     _raw_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -180,9 +182,12 @@ class EvidenceReader:
             cached = self._raw
             if cached is None or cached[0] != raw_writes:
                 records = self.store.unresolved_records(self.ns)
+                keeper = self.keep_vectors() if self.keep_vectors is not None else None
+                if keeper is not None:
+                    keeper.notify()  # the new records get their vectors in the background
                 cached = (
                     raw_writes,
-                    RawRecordIndex(records, embedder=self.embedder, vectors=self._raw_vectors),
+                    RawRecordIndex(records, meaning=self.meaning, embed_missing=keeper is None),
                 )
                 self._raw = cached
             return cached[1]

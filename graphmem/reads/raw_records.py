@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -22,9 +23,9 @@ from datetime import date
 import numpy as np
 
 from graphmem._errors import GraphmemError
-from graphmem.domain.evidence import EvidenceRecord
+from graphmem.domain.evidence import EvidenceRecord, same_session, turn_passage
+from graphmem.embedding import VectorCache
 from graphmem.language.text import has_hangul
-from graphmem.llm.base import Embedder
 from graphmem.reads.ranking import BM25F, KoreanMorphemes, stemmed_tokens
 
 __all__ = ["RankingWeights", "RawRecordIndex"]
@@ -57,8 +58,9 @@ class RankingWeights:
     date: float = 0.3
     named_speaker: float = 0.25  # score x (1 + this) for turns by a person the question names
     neighbour: float = 0.7  # a neighbour's score: this share of its best matching neighbour
-    dense_depth: int = 50  # with an embedder: the closest records by meaning join the ranking
-    rrf_k: float = 60.0  # reciprocal rank fusion of the lexical and the dense ranking
+    dense_depth: int = 100  # with an embedder: the closest records by meaning join the ranking
+    rrf_k: float = 10.0  # reciprocal rank fusion of the lexical and the dense ranking
+    dense_weight: float = 1.0  # the dense ranking's weight in the fusion (lexical: 1)
 
 
 def _date_words(observed_at: str | None) -> str:
@@ -72,6 +74,15 @@ def _date_words(observed_at: str | None) -> str:
     return f"{d.year} {_MONTHS[d.month - 1]} {d.day}"
 
 
+def _dates_of(r: EvidenceRecord) -> str:
+    """The record's date and the days its relative time phrases mean, as words."""
+    words = [_date_words(r.observed_at)]
+    for entry in r.times:
+        when = entry.partition("=")[2]
+        words += [_date_words(day) for day in dict.fromkeys(when.split(".."))]
+    return " ".join(w for w in words if w)
+
+
 class RawRecordIndex:
     """An immutable index of a namespace's raw records; build a new one when they change."""
 
@@ -79,18 +90,32 @@ class RawRecordIndex:
         self,
         records: Sequence[EvidenceRecord],
         weights: RankingWeights = RankingWeights(),
-        embedder: Embedder | None = None,
-        vectors: dict[tuple[int, str], list[float]] | None = None,
+        meaning: VectorCache | None = None,
+        *,
+        embed_missing: bool = True,
     ) -> None:
-        """``embedder`` adds a dense ranking, fused with the lexical one; ``vectors`` caches
-        record embeddings across rebuilds (keyed by position and id), so a new record costs
-        one embedding, not the namespace's."""
+        """``meaning`` adds a dense ranking, fused with the lexical one: the namespace's
+        vectors (shared with blocks and the keeper that persists them). With
+        ``embed_missing`` the records without a vector are embedded now; without it only
+        the vectors already kept are used, and rows arrive as the keeper embeds them."""
         self.records = list(records)
         self.weights = weights
-        self.embedder = embedder
-        self._matrix: np.ndarray | None = None
-        if embedder is not None and self.records:
-            self._matrix = self._embed_records(embedder, {} if vectors is None else vectors)
+        self.meaning = meaning
+        self._rows: np.ndarray | None = None  # one unit row per record; zeros until kept
+        self._have = np.zeros(len(self.records), dtype=bool)
+        self._generation = -1
+        self._rows_lock = threading.Lock()
+        self._session: dict[int, str | None] = {r.pos: r.observed_at for r in self.records}
+        self._at = {r.pos: i for i, r in enumerate(self.records)}
+        # What each record is embedded as (what the keeper persists as its turn vector).
+        self._passages = [self._passage(r) for r in self.records] if meaning is not None else []
+        if meaning is not None and self.records and embed_missing:
+            try:
+                meaning.passages(self._passages)
+            except GraphmemError:  # no embeddings now: rank lexically, try at the next build
+                log.warning(
+                    "embedding raw records failed; evidence ranks them lexically", exc_info=True
+                )
         speakers = sorted({r.speaker for r in self.records if r.speaker})
         tokenize: Callable[[str], list[str]] = stemmed_tokens
         if any(has_hangul(r.text) for r in self.records[:2000]):
@@ -98,7 +123,7 @@ class RawRecordIndex:
         self.tokenize = tokenize
         self.index = BM25F(
             [
-                {"text": r.text, "speaker": r.speaker or "", "date": _date_words(r.observed_at)}
+                {"text": r.text, "speaker": r.speaker or "", "date": _dates_of(r)}
                 for r in self.records
             ],
             {"text": weights.text, "speaker": weights.speaker, "date": weights.date},
@@ -106,71 +131,94 @@ class RawRecordIndex:
         )
         # A speaker is named by any word of their name ("Caroline", "Minjun Kim" -> kim).
         self._speaker_words = {s: {w.casefold() for w in _WORD.findall(s)} for s in speakers}
-        self._session: dict[int, str | None] = {
-            r.pos: (r.observed_at or "")[:16] for r in self.records
-        }
-        self._at = {r.pos: i for i, r in enumerate(self.records)}
 
     def __len__(self) -> int:
         return len(self.records)
 
-    def _embed_records(
-        self, embedder: Embedder, vectors: dict[tuple[int, str], list[float]]
-    ) -> np.ndarray | None:
-        keys = [(r.pos, str(r.id)) for r in self.records]
-        missing = [i for i, k in enumerate(keys) if k not in vectors]
-        try:
-            for start in range(0, len(missing), 256):
-                chunk = missing[start : start + 256]
-                for i, vec in zip(
-                    chunk, embedder.embed([self.records[i].text for i in chunk]), strict=True
-                ):
-                    vectors[keys[i]] = vec
-        except GraphmemError:  # no embeddings now: rank lexically, try again next rebuild
-            log.warning(
-                "embedding raw records failed; evidence ranks them lexically", exc_info=True
-            )
+    def _before(self, pos: int) -> int | None:
+        """The index of the record said just before ``pos`` in the same session."""
+        j = self._at.get(pos - 1)
+        if j is None or not same_session(self._session[pos - 1], self._session[pos]):
             return None
-        current = set(keys)
-        for gone in [k for k in vectors if k not in current]:  # erased: keep nothing of it
-            del vectors[gone]
-        matrix = np.asarray([vectors[k] for k in keys], dtype=np.float32)
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        return matrix / np.where(norms == 0, 1, norms)
+        return j
 
-    def _dense(self, question: str) -> list[int]:
-        """The records closest to the question by meaning, best first."""
-        if self._matrix is None or self.embedder is None:
-            return []
+    def _passage(self, r: EvidenceRecord) -> str:
+        j = self._before(r.pos)
+        prev = None if j is None else self.records[j]
+        return turn_passage(r.text, r.speaker, None if prev is None else (prev.text, prev.speaker))
+
+    def dense_coverage(self) -> float:
+        """The share of records ranked by meaning now (1.0 once every vector is kept)."""
+        self._kept_rows()
+        return float(self._have.mean()) if len(self._have) else 1.0
+
+    def _kept_rows(self) -> np.ndarray | None:
+        """The records' unit vectors (zeros where none is kept yet), caught up with what
+        the vector cache holds when it moved."""
+        meaning = self.meaning
+        if meaning is None or not self.records:
+            return None
+        if self._generation == meaning.generation or self._have.all():
+            return self._rows
+        with self._rows_lock:
+            generation = meaning.generation
+            missing = np.flatnonzero(~self._have)
+            found = meaning.known([self._passages[i] for i in missing.tolist()])
+            got = [(i, v) for i, v in zip(missing.tolist(), found, strict=True) if v is not None]
+            if got:
+                rows = self._rows
+                if rows is None:
+                    rows = np.zeros((len(self.records), got[0][1].shape[0]), dtype=np.float32)
+                else:
+                    rows = rows.copy()  # readers keep the array they hold
+                for i, v in got:
+                    if v.shape[0] == rows.shape[1]:
+                        rows[i] = v
+                        self._have[i] = True
+                self._rows = rows
+            self._generation = generation
+            return self._rows
+
+    def _question_vector(self, question: str) -> np.ndarray | None:
+        rows = self._kept_rows()
+        if rows is None or self.meaning is None:
+            return None
         try:
-            (vec,) = self.embedder.embed([question])
+            q = self.meaning.query(question)
         except GraphmemError:
             log.warning("embedding a question failed; evidence ranks lexically", exc_info=True)
+            return None
+        return q if q.shape[0] == rows.shape[1] else None
+
+    def _dense(self, q: np.ndarray) -> list[int]:
+        """The records closest to ``q`` by meaning, best first."""
+        rows = self._rows
+        if rows is None:
             return []
-        q = np.asarray(vec, dtype=np.float32)
-        norm = float(np.linalg.norm(q))
-        if norm == 0 or q.shape[0] != self._matrix.shape[1]:
-            return []
-        sims = self._matrix @ (q / norm)
+        sims = rows @ q
         depth = min(self.weights.dense_depth, len(sims))
         top = np.argpartition(-sims, depth - 1)[:depth]
         return [int(i) for i in sorted(top, key=lambda i: -sims[i]) if sims[i] > 0]
+
+    def _fused(self, lexical: list[int], dense: list[int]) -> dict[int, float]:
+        # Reciprocal rank fusion (Cormack et al.): ranks, not raw scores, so BM25F and
+        # cosine need no common scale.
+        w = self.weights
+        fused: dict[int, float] = {}
+        for ranking, weight in ((lexical, 1.0), (dense, w.dense_weight)):
+            for rank, i in enumerate(ranking):
+                fused[i] = fused.get(i, 0.0) + weight / (w.rrf_k + rank + 1)
+        return fused
 
     def rank(self, question: str) -> list[EvidenceRecord]:
         """Every record sharing a term with the question, and the neighbours of those, best
         first. Empty when nothing matches."""
         w = self.weights
         scores = self.index.scores(question)
-        dense = self._dense(question)
-        if dense:
-            # Reciprocal rank fusion (Cormack et al.): ranks, not raw scores, so BM25F and
-            # cosine need no common scale.
+        q = self._question_vector(question)
+        if q is not None:
             lexical = sorted(scores, key=lambda i: (-scores[i], -self.records[i].pos))
-            fused: dict[int, float] = {}
-            for ranking in (lexical, dense):
-                for rank, i in enumerate(ranking):
-                    fused[i] = fused.get(i, 0.0) + 1.0 / (w.rrf_k + rank + 1)
-            scores = fused
+            scores = self._fused(lexical, self._dense(q))
         if not scores:
             return []
         asked = {t.casefold() for t in _WORD.findall(question)}
@@ -185,7 +233,7 @@ class RawRecordIndex:
                 pos = self.records[i].pos
                 for near in (pos - 1, pos + 1):
                     j = self._at.get(near)
-                    if j is None or self._session[near] != self._session[pos]:
+                    if j is None or not same_session(self._session[near], self._session[pos]):
                         continue
                     ranked[j] = max(ranked.get(j, 0.0), s * w.neighbour)
         order = sorted(ranked, key=lambda i: (-ranked[i], -self.records[i].pos))

@@ -135,6 +135,7 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
         "raw_changed": {"ns": ns},
         "erase_scope": {"uid": record},
         "erase_entities_of": {"uids": versions[:2]},
+        "erase_turn_vectors": {"uid": record, "ns": ns},
         "erase_delete": {"uid": record, "versions": versions[:1], "ns": ns},
         "erase_tombstones": {
             "rows": [{"uid": f"{ns}/erased/e-0@{AT}", "ref": "e-0"}],
@@ -164,6 +165,7 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
             "ns": ns,
             "rows": [
                 {"kind": "record", "uid": record, "vector": [0.5] * 384},
+                {"kind": "turn", "uid": record, "vector": [0.5] * 384},
                 {"kind": "fact", "uid": versions[0], "vector": [0.5] * 384},
             ],
         },
@@ -276,6 +278,7 @@ HOT = [
     "erase_scope",
     "erase_entities_of",
     "erase_tombstones",
+    "erase_turn_vectors",
     "erase_delete",
     "surviving_spellings",
     "erase_touched_operations",

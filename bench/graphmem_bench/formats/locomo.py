@@ -14,12 +14,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from graphmem.domain.model import Record
 
-__all__ = ["Conversation", "load_conversations", "records"]
+__all__ = ["CATEGORY_NUMBERS", "Conversation", "load_conversations", "load_files", "records"]
 
 FILE = Path("locomo") / "locomo10.json"
+# LoCoMo numbers its question categories; sets written in its layout may name them.
+CATEGORY_NUMBERS = {"multi-hop": 1, "temporal": 2, "open-domain": 3, "single-hop": 4}
 
 
 @dataclass(frozen=True)
@@ -45,15 +48,29 @@ def load_conversations(data_dir: str | Path) -> list[Conversation]:
     path = Path(data_dir) / FILE
     if not path.is_file():
         raise FileNotFoundError(f"LoCoMo not found at {path}; pass the folder holding {FILE}")
+    return load_files([path])
+
+
+def load_files(paths: list[Path]) -> list[Conversation]:
+    """Conversations from files in LoCoMo's layout; named categories become its numbers."""
     out = []
-    for c in json.loads(path.read_text(encoding="utf-8")):
+    for path in paths:
+        out.extend(_parse(json.loads(Path(path).read_text(encoding="utf-8"))))
+    return out
+
+
+def _parse(items: list[dict[str, Any]]) -> list[Conversation]:
+    out = []
+    for c in items:
         conv = c["conversation"]
         nums = sorted(int(m.group(1)) for k in conv if (m := re.fullmatch(r"session_(\d+)", k)))
         sessions = [(_date(conv.get(f"session_{n}_date_time")), conv[f"session_{n}"]) for n in nums]
+        qa = [
+            {**q, "category": CATEGORY_NUMBERS.get(str(q.get("category")), q.get("category"))}
+            for q in c.get("qa", [])
+        ]
         out.append(
-            Conversation(
-                c["sample_id"], conv["speaker_a"], conv["speaker_b"], sessions, c.get("qa", [])
-            )
+            Conversation(str(c["sample_id"]), conv["speaker_a"], conv["speaker_b"], sessions, qa)
         )
     return out
 

@@ -76,6 +76,8 @@ class BlockServer:
         switch_interval: float | None = None,
         embedder: Embedder | None = None,
         keep_vectors: bool = True,
+        meaning: VectorCache | None = None,
+        vectors: VectorKeeper | None = None,
     ) -> None:
         """``source`` lets a child process read the namespace (``builder``: ``process``
         always builds there, ``auto`` once a build takes longer than
@@ -88,19 +90,23 @@ class BlockServer:
         (the service makes it). ``embedder`` reads requests by meaning (each text is
         embedded once per process); with ``keep_vectors`` the namespace's vectors are
         read from Neo4j, and those missing embedded and persisted in the background
-        (``VectorKeeper``)."""
+        (``VectorKeeper``). ``meaning`` and ``vectors`` share a cache and a keeper owned
+        by the caller (a ``Memory``: evidence reads the same vectors) instead."""
         self.store = store
         self.source = source
         self.builder = builder
         self._child: ChildBuilder | None = None
         self.ns = namespace
-        meaning = VectorCache(embedder) if embedder is not None else None
+        self._owns_vectors = meaning is None
+        if meaning is None:
+            meaning = VectorCache(embedder) if embedder is not None else None
+            vectors = (
+                VectorKeeper(store, namespace, meaning)
+                if meaning is not None and keep_vectors
+                else None
+            )
         self.policy = GatePolicy.of(registry, slots, meaning)
-        self.vectors = (
-            VectorKeeper(store, namespace, meaning)
-            if meaning is not None and keep_vectors
-            else None
-        )
+        self.vectors = vectors
         self.switch_interval = switch_interval
         self.tokenizer = tokenizer
         self.poll_interval = poll_interval
@@ -208,7 +214,7 @@ class BlockServer:
             self._child.close()  # first: a build in progress ends now, not after Neo4j
         if self._publisher is not None:
             self._publisher.join(timeout=30)
-        if self.vectors is not None:
+        if self.vectors is not None and self._owns_vectors:
             self.vectors.close()
         self._fresh.shutdown(wait=True, cancel_futures=True)
 

@@ -118,6 +118,8 @@ class VectorKeeper(BackgroundKeeper):
         self.ns = ns
         self.cache = cache
         self._claimed = False  # the namespace records this keeper's model
+        self._started = False
+        self._load_pending = False
 
     def load(self) -> int:
         """Read the namespace's persisted vectors into the cache; how many."""
@@ -159,15 +161,29 @@ class VectorKeeper(BackgroundKeeper):
         return done
 
     # -- in the background -------------------------------------------------------------
-    def start(self) -> None:
-        """Read the persisted vectors now (the first blocks then embed nothing already
-        kept), then keep the rest in the background."""
+    def start(self, load_now: bool = True) -> None:
+        """Read the persisted vectors (now with ``load_now``: the first blocks then embed
+        nothing already kept; else first thing in the background), then keep the rest
+        in the background. Starting a running keeper does nothing."""
+        with self._lock:
+            if self._started:
+                return
+            self._started = True
+        if load_now:
+            self._load()
+        else:
+            self._load_pending = True
+        self._start_thread()
+
+    def _load(self) -> None:
         try:
             loaded = self.load()
             log.debug("graphmem: %d vectors of namespace %r read from Neo4j", loaded, self.ns)
         except Exception:  # the keeper embeds what it could not read
             log.warning("graphmem: could not read the namespace's vectors", exc_info=True)
-        self._start_thread()
 
     def _work(self) -> None:
+        if self._load_pending:
+            self._load_pending = False
+            self._load()
         self.embed_missing()

@@ -36,7 +36,7 @@ from graphmem._errors import (
 )
 from graphmem.domain.block import ActiveRecord, MeaningText, fact_line
 from graphmem.domain.controller import KeyState, Plan
-from graphmem.domain.evidence import EvidenceRecord
+from graphmem.domain.evidence import EvidenceRecord, same_session, turn_passage
 from graphmem.domain.keys import KEY_SEP, namespaced_key, normalize_name
 from graphmem.domain.model import Status, VersionState
 from graphmem.store.neo4j.schema import install_schema, migrate
@@ -177,8 +177,16 @@ def _mapped(what: str) -> Iterator[None]:
 
 
 def evidence_record(r: Mapping[str, Any]) -> EvidenceRecord:
-    """A record row of the named queries (``pos, text, record_id, speaker, observed_at``)."""
-    return EvidenceRecord(r["pos"], r["text"], r["record_id"], r["speaker"], r["observed_at"])
+    """A record row of the named queries (``pos, text, record_id, speaker, observed_at``,
+    and ``times`` where the query reads them)."""
+    return EvidenceRecord(
+        r["pos"],
+        r["text"],
+        r["record_id"],
+        r["speaker"],
+        r["observed_at"],
+        tuple(r.get("times") or ()),
+    )
 
 
 def _active(r: Mapping[str, Any]) -> ActiveRecord:
@@ -497,6 +505,16 @@ class Neo4jStore(_Reads):
     def _meaning_text(self, r: Mapping[str, Any]) -> MeaningText:
         if r["kind"] == "record":
             return MeaningText("record", r["uid"], self._open(r["text"]))
+        if r["kind"] == "turn":
+            prev = r["prev"]
+            before = (
+                (self._open(prev["text"]), prev["speaker"])
+                if prev is not None and same_session(prev["observed_at"], r["observed_at"])
+                else None
+            )
+            return MeaningText(
+                "turn", r["uid"], turn_passage(self._open(r["text"]), r["speaker"], before)
+            )
         return MeaningText("fact", r["uid"], fact_line(r["subject"], r["relation"], r["value"]))
 
     def _write(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -720,6 +738,7 @@ class Neo4jStore(_Reads):
             run("respell_operations", rows=scrubbed)
         run("clear_heads", uids=[*plan.changed_versions, *doomed])
         run("raw_changed", ns=ns)  # the erased record may have been an unresolved one
+        run("erase_turn_vectors", uid=uid, ns=ns)  # the next turn's vector embeds its text
         deleted = run("erase_delete", uid=uid, versions=doomed, ns=ns)
         rows = [_erase_tombstone(ns, erased_ref(u), at) for row in deleted for u in row["uids"]]
         run("erase_tombstones", rows=rows, ns=ns, at=at)
