@@ -601,3 +601,28 @@ def test_relative_time_is_resolved_at_ingest_and_shown_in_evidence(memory, names
     ev = memory.evidence("When did Caroline go to the support group?")
     assert "(2023-05-08; yesterday = 2023-05-07) I went to the support group" in ev.text
     assert "지난주 토요일 = 2024-03-09" in memory.evidence("민지는 언제 이사했어?").text
+
+
+def test_a_question_about_yesterday_ranks_the_turns_said_then():
+    from datetime import date
+
+    from graphmem.domain.evidence import EvidenceRecord
+    from graphmem.language.relative_time import resolve_times
+    from graphmem.reads.raw_records import RawRecordIndex
+
+    def turn(pos: int, text: str, said: str) -> EvidenceRecord:
+        times = tuple(f"{t.start_char}:{t.end_char}={t.when()}" for t in resolve_times(text, said))
+        return EvidenceRecord(pos, text, f"t{pos}", "Minjun", said, times)
+
+    index = RawRecordIndex(
+        [turn(i, f"the dentist note {chr(97 + i)}", f"2024-02-{10 + i:02d}T10:00") for i in range(10)]
+        + [
+            turn(20, "the dentist moved my cleaning", "2024-03-12T10:00"),
+            turn(21, "어제 치과 다녀왔어", "2024-03-05T10:00"),
+        ]
+    )
+    today = date(2024, 3, 13)
+    best = index.rank("What did Minjun say about the dentist yesterday?", today=today)
+    assert best[0].pos == 20
+    # "어제" said on 5 March meant 4 March: a question about that day finds it
+    assert index.rank("민준이 9일 전에 뭐 했어?", today=today)[0].pos == 21

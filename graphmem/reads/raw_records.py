@@ -18,13 +18,14 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 
 import numpy as np
 
 from graphmem._errors import GraphmemError
 from graphmem.domain.evidence import EvidenceRecord, same_session, turn_passage
 from graphmem.embedding import VectorCache
+from graphmem.language.relative_time import resolve_times
 from graphmem.language.text import has_hangul
 from graphmem.reads.ranking import BM25F, KoreanMorphemes, stemmed_tokens
 
@@ -61,6 +62,7 @@ class RankingWeights:
     dense_depth: int = 100  # with an embedder: the closest records by meaning join the ranking
     rrf_k: float = 10.0  # reciprocal rank fusion of the lexical and the dense ranking
     dense_weight: float = 1.0  # the dense ranking's weight in the fusion (lexical: 1)
+    dense_fill: int = 1000  # after the fused ranking, this many closest records by meaning
 
 
 def _date_words(observed_at: str | None) -> str:
@@ -190,13 +192,14 @@ class RawRecordIndex:
             return None
         return q if q.shape[0] == rows.shape[1] else None
 
-    def _dense(self, q: np.ndarray) -> list[int]:
-        """The records closest to ``q`` by meaning, best first."""
+    def _dense(self, q: np.ndarray, depth: int) -> list[int]:
+        """The ``depth`` records closest to ``q`` by meaning, best first (records without
+        a kept vector have none)."""
         rows = self._rows
-        if rows is None:
+        if rows is None or depth <= 0:
             return []
         sims = rows @ q
-        depth = min(self.weights.dense_depth, len(sims))
+        depth = min(depth, len(sims))
         top = np.argpartition(-sims, depth - 1)[:depth]
         return [int(i) for i in sorted(top, key=lambda i: -sims[i]) if sims[i] > 0]
 
@@ -210,15 +213,24 @@ class RawRecordIndex:
                 fused[i] = fused.get(i, 0.0) + weight / (w.rrf_k + rank + 1)
         return fused
 
-    def rank(self, question: str) -> list[EvidenceRecord]:
-        """Every record sharing a term with the question, and the neighbours of those, best
-        first. Empty when nothing matches."""
+    def rank(self, question: str, today: date | None = None) -> list[EvidenceRecord]:
+        """Every record sharing a term with the question or among the closest by meaning,
+        and the neighbours of those, best first; then the next closest by meaning. Empty
+        when nothing matches."""
         w = self.weights
-        scores = self.index.scores(question)
+        # "what did Minjun say yesterday?": the days the question means, as the date
+        # field's words (turns said then, or whose own phrases resolved to them).
+        days = [
+            _date_words((ref.start + timedelta(days=n)).isoformat())
+            for ref in resolve_times(question, today or datetime.now(UTC).date())
+            for n in range(min((ref.end - ref.start).days, 6) + 1)
+        ]
+        scores = self.index.scores(" ".join([question, *days]))
         q = self._question_vector(question)
-        if q is not None:
+        dense = [] if q is None else self._dense(q, max(w.dense_depth, w.dense_fill))
+        if dense:
             lexical = sorted(scores, key=lambda i: (-scores[i], -self.records[i].pos))
-            scores = self._fused(lexical, self._dense(q))
+            scores = self._fused(lexical, dense[: w.dense_depth])
         if not scores:
             return []
         asked = {t.casefold() for t in _WORD.findall(question)}
@@ -237,4 +249,6 @@ class RawRecordIndex:
                         continue
                     ranked[j] = max(ranked.get(j, 0.0), s * w.neighbour)
         order = sorted(ranked, key=lambda i: (-ranked[i], -self.records[i].pos))
+        # A budget larger than what matched is filled with the next closest by meaning.
+        order += [i for i in dense if i not in ranked]
         return [self.records[i] for i in order]
