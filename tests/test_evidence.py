@@ -615,7 +615,10 @@ def test_a_question_about_yesterday_ranks_the_turns_said_then():
         return EvidenceRecord(pos, text, f"t{pos}", "Minjun", said, times)
 
     index = RawRecordIndex(
-        [turn(i, f"the dentist note {chr(97 + i)}", f"2024-02-{10 + i:02d}T10:00") for i in range(10)]
+        [
+            turn(i, f"the dentist note {chr(97 + i)}", f"2024-02-{10 + i:02d}T10:00")
+            for i in range(10)
+        ]
         + [
             turn(20, "the dentist moved my cleaning", "2024-03-12T10:00"),
             turn(21, "어제 치과 다녀왔어", "2024-03-05T10:00"),
