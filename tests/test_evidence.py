@@ -398,6 +398,7 @@ def test_raw_records_are_also_ranked_by_meaning_with_an_embedder(connect, namesp
         restarted = len([r for r in server.requests if r.path == "/api/embed"])
     assert embedded >= 31  # every record's text was embedded once
     assert "hit" in [r.id for r in first.records] and not first.fallback
+    assert 0 < first.stats["embed_ms"] <= first.stats["ms"]  # the call's time, split
     assert after == before + 2  # only the two questions
     assert restarted == after + 1  # only the question: the records' vectors were kept
     assert second.records and all(r.id.startswith("s") for r in second.records[:1])

@@ -42,6 +42,11 @@ ABSENT: dict[tuple[str, str], str] = {
         "where the namespace's Neo4j is, with the CLI or Python; not a request"
         for i in ("client", "async_client", "rest", "mcp")
     },
+    **{
+        ("wait_vectors", i): "waits on the embedding thread of the process holding the "
+        "Memory (a test's or a benchmark's step); a service keeps its own vectors"
+        for i in ("client", "async_client", "rest", "cli", "mcp")
+    },
 }
 # Where an interface names a method differently.
 ALIASES = {
@@ -100,6 +105,7 @@ def test_memory_has_the_methods_this_test_knows() -> None:
             "revoke",
             "state",
             "reembed",
+            "wait_vectors",
             "why",
         ]
     )
@@ -126,7 +132,7 @@ def test_absences_are_real(interface: str) -> None:
 
 def test_clients_take_memorys_arguments() -> None:
     """The same keyword arguments, so code moves between Memory and Client unchanged."""
-    skip = {"connect", "close", "release", "counts", "answer", "ingest", "reembed"}
+    skip = {"connect", "close", "release", "counts", "answer", "ingest", "reembed", "wait_vectors"}
     for name in memory_methods():
         if name in skip:
             continue

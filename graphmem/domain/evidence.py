@@ -80,7 +80,9 @@ class Evidence:
     - ``records``: the records in ``text``, in source order;
     - ``anchors``: entity names found in the question;
     - ``keys``: the selected keys (``subject / relation``), deduplicated;
-    - ``fallback``: True when nothing was selected and the whole history was used.
+    - ``fallback``: True when nothing was selected and the whole history was used;
+    - ``stats``: ``ms``, the call's time, and ``embed_ms``, the part spent embedding the
+      question when turns were ranked by meaning.
     """
 
     text: str

@@ -70,6 +70,7 @@ class Selection:
     records: list[EvidenceRecord]
     fallback: bool = False
     ranked: list[EvidenceRecord] = field(default_factory=list)
+    stats: dict[str, float] = field(default_factory=dict)  # e.g. embed_ms
 
 
 # (reader, question, hops, budget_chars) -> Selection
@@ -81,9 +82,19 @@ def _cmc(reader: EvidenceReader, question: str, hops: int, budget: int) -> Selec
     edges = sorted(closure.edges, key=lambda e: (e.depth, e.key))
     keys = list(dict.fromkeys(f"{e.subject} / {e.relation}" for e in edges))
     records = [ev for e in edges for ev in e.evidence]
-    ranked = reader.raw_index(closure.raw_writes).rank(question) if closure.has_unresolved else []
+    stats: dict[str, float] = {}
+    ranked = (
+        reader.raw_index(closure.raw_writes).rank(question, stats=stats)
+        if closure.has_unresolved
+        else []
+    )
     return Selection(
-        closure.anchors, keys, records, fallback=not keys and not ranked, ranked=ranked
+        closure.anchors,
+        keys,
+        records,
+        fallback=not keys and not ranked,
+        ranked=ranked,
+        stats=stats,
     )
 
 
@@ -340,5 +351,6 @@ class EvidenceReader:
             control=control,
             hops=hops,
             truncated=truncated,
-            stats={"ms": (time.perf_counter() - t0) * 1000},
+            # ms: the whole call; embed_ms: of which embedding the question, when it was
+            stats={"ms": (time.perf_counter() - t0) * 1000, **sel.stats},
         )

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -181,15 +182,21 @@ class RawRecordIndex:
             self._generation = generation
             return self._rows
 
-    def _question_vector(self, question: str) -> np.ndarray | None:
+    def _question_vector(
+        self, question: str, stats: dict[str, float] | None = None
+    ) -> np.ndarray | None:
         rows = self._kept_rows()
         if rows is None or self.meaning is None:
             return None
+        t0 = time.perf_counter()
         try:
             q = self.meaning.query(question)
         except GraphmemError:
             log.warning("embedding a question failed; evidence ranks lexically", exc_info=True)
             return None
+        finally:
+            if stats is not None:
+                stats["embed_ms"] = (time.perf_counter() - t0) * 1000
         return q if q.shape[0] == rows.shape[1] else None
 
     def _dense(self, q: np.ndarray, depth: int) -> list[int]:
@@ -213,10 +220,13 @@ class RawRecordIndex:
                 fused[i] = fused.get(i, 0.0) + weight / (w.rrf_k + rank + 1)
         return fused
 
-    def rank(self, question: str, today: date | None = None) -> list[EvidenceRecord]:
+    def rank(
+        self, question: str, today: date | None = None, stats: dict[str, float] | None = None
+    ) -> list[EvidenceRecord]:
         """Every record sharing a term with the question or among the closest by meaning,
         and the neighbours of those, best first; then the next closest by meaning. Empty
-        when nothing matches."""
+        when nothing matches. ``today`` resolves the question's relative time (default:
+        the UTC date); ``stats`` gets ``embed_ms``, the time spent embedding the question."""
         w = self.weights
         # "what did Minjun say yesterday?": the days the question means, as the date
         # field's words (turns said then, or whose own phrases resolved to them).
@@ -226,7 +236,7 @@ class RawRecordIndex:
             for n in range(min((ref.end - ref.start).days, 6) + 1)
         ]
         scores = self.index.scores(" ".join([question, *days]))
-        q = self._question_vector(question)
+        q = self._question_vector(question, stats)
         dense = [] if q is None else self._dense(q, max(w.dense_depth, w.dense_fill))
         if dense:
             lexical = sorted(scores, key=lambda i: (-scores[i], -self.records[i].pos))
