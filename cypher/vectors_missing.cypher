@@ -19,7 +19,8 @@ CALL (*) {
   RETURN 'turn' AS kind, e.uid AS uid, e.text AS text, null AS subject, null AS relation,
          null AS value, e.speaker AS speaker, e.observed_at AS observed_at,
          CASE WHEN p IS NULL THEN null
-              ELSE {text: p.text, speaker: p.speaker, observed_at: p.observed_at} END AS prev
+              ELSE {uid: p.uid, text: p.text, speaker: p.speaker, observed_at: p.observed_at}
+         END AS prev
   LIMIT $limit
   UNION ALL
   MATCH (v:Version {ns: $ns})

@@ -630,3 +630,48 @@ def test_a_question_about_yesterday_ranks_the_turns_said_then():
     assert best[0].pos == 20
     # "어제" said on 5 March meant 4 March: a question about that day finds it
     assert index.rank("민준이 9일 전에 뭐 했어?", today=today)[0].pos == 21
+
+
+def _turn_vector(memory, namespace, record_id):
+    rows = memory.store.driver.execute_query(
+        "MATCH (e:Evidence {ns: $ns, record_id: $id}) RETURN e.turn_embedding AS v",
+        ns=namespace,
+        id=record_id,
+    ).records
+    return rows[0]["v"] if rows else None
+
+
+def test_a_turn_vector_made_before_an_erase_is_not_written_after_it(connect, namespace):
+    """The keeper reads a turn with the one before it, embeds (seconds), then writes: an
+    erase of the turn before in between must not leave its text in the vector."""
+    memory = connect(namespace, embedder="none")
+    said = "2024-03-13T09:00"
+    memory.ingest(
+        [
+            Record("A: my PIN is 4921 SECRETWORD", id="a", speaker="A", observed_at=said),
+            Record("ha, classic", id="b", speaker="B", observed_at=said),
+        ]
+    )
+    store = memory.store
+    read = [t for t in store.missing_vectors(namespace, 64) if t.kind == "turn"]
+    assert any("SECRETWORD" in t.text and t.text.endswith("B: ha, classic") for t in read)
+    memory.erase("a")
+    store.write_vectors(namespace, [(t, [0.5] * 8) for t in read])
+    assert _turn_vector(memory, namespace, "b") is None
+    again = [t for t in store.missing_vectors(namespace, 64) if t.kind == "turn"]
+    assert [t.text for t in again] == ["B: ha, classic"]  # embedded again, alone
+    store.write_vectors(namespace, [(t, [0.5] * 8) for t in again])
+    assert _turn_vector(memory, namespace, "b") is not None
+
+
+def test_a_turn_written_before_an_existing_one_renews_its_vector(connect, namespace):
+    memory = connect(namespace, embedder="none")
+    memory.ingest([Record("sounds good", id="late", pos=10, speaker="B")])
+    store = memory.store
+    first = [t for t in store.missing_vectors(namespace, 64) if t.kind == "turn"]
+    store.write_vectors(namespace, [(t, [0.5] * 8) for t in first])
+    assert _turn_vector(memory, namespace, "late") is not None
+    memory.ingest([Record("dinner at 7?", id="early", pos=9, speaker="A")])
+    assert _turn_vector(memory, namespace, "late") is None
+    texts = {t.text for t in store.missing_vectors(namespace, 64) if t.kind == "turn"}
+    assert "A: dinner at 7?\nB: sounds good" in texts

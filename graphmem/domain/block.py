@@ -73,6 +73,7 @@ class MeaningText(NamedTuple):
     kind: str
     uid: str
     text: str
+    prev: str = ""  # a turn: the uid of the turn before it, embedded with it ("" for none)
 
 
 class RecordTable(Sequence[ActiveRecord]):

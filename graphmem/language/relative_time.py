@@ -236,10 +236,36 @@ _KO_VAGUE_PART = re.compile(
     r"^\s?(?:초|말|초반|중반|후반)(?![가-힣])|^\s?(?:초|말)(?:에|쯤|까지|부터|엔)"
 )
 _KO_PERIODS = ("k_week", "k_month", "k_year")
-_KO_NEEDS_BOUNDARY = {"k_tomorrow", "k_after_tomorrow", "k_after_tomorrow3", "k_today"}
-# Syllables that may follow a day word as a particle or ending ("낼은", "모레까지").
-_KO_PARTICLE_START = set("은는이가을를에도만부까랑하이요엔의서쯤")
+# Syllables that may follow a time word as a particle, an ending or a part of the day
+# ("낼은", "모레까지", "다음 주면", "토요일날", "어제저녁"); any other Hangul makes it part
+# of another word ("다음 주소", "이번 주문", "지난 주인", "다음 달리기", "3일 전화").
+_KO_PARTICLE_START = set(
+    "은는이가을를에엔도만부까랑하요의서쯤"  # particles
+    "면라였야잖고께과와로으"  # endings, conjunctions
+    "날저아오밤낮새처보"  # 토요일날, 어제저녁, 내일아침, 오늘밤, 새벽, 처음, 보다
+)
+# 낼 is also the verb 내다 ("시간 낼 수 있어", "내가 낼게"); 금주 also means not drinking
+# ("금주하고 있어"); 차주 also a car's owner ("차주가 연락했어").
+_KO_NOT_WORD = {
+    "낼": re.compile(r"^\s?(?:수|거|것|게|께|줄|때|지|테|려|까|래|만큼|돈)"),
+    "금주": re.compile(r"^(?:하|해|했|한|할|중이)"),
+    "차주": re.compile(r"^(?:가|님|분|께|한테|에게)"),
+}
+# An offset counted from an event the message tells of, not from its sending day:
+# "입원하고 3일 후에", "결혼하기 1년 전에", "그 사건이 있고 사흘 후에", "그 다음 주에".
+_KO_EVENT_BEFORE = re.compile(r"(?:[가-힣](?:고|서|기|면)|(?:^|\s)그)\s+$")
 _EN_NOT_BEFORE = re.compile(r"(?:born|every|each|the)\s+$", re.IGNORECASE)
+# "in 2 weeks" after a past action is a duration ("I lost ten pounds in 2 weeks",
+# "Rome wasn't built in a day"), not a day ahead.
+_EN_PAST = re.compile(
+    r"\b(?:was|were|wasn't|weren't|did|didn't|had|been|built|lost|made|got|went|ran|took|"
+    r"did|finished|\w+ed)\b",
+    re.IGNORECASE,
+)
+_EN_FUTURE = re.compile(r"\b(?:will|won't|'ll|going to|gonna|shall)\b|'ll\b", re.IGNORECASE)
+# Three-letter weekdays that are also words ("when I last sat down", "This sun is brutal")
+# count only when capitalised.
+_EN_WORDLIKE_DAYS = {"sat", "sun", "wed"}
 
 
 def _count(word: str, table: dict[str, int]) -> int | None:
@@ -378,15 +404,37 @@ def _span_ko(m: re.Match[str], d: date) -> tuple[date, date] | None:
     return None
 
 
+def _en_rejected(text: str, m: re.Match[str]) -> bool:
+    if _EN_NOT_BEFORE.search(text[: m.start()]):
+        return True
+    day = m.group("wd_a") or m.group("wd_b")
+    if day and day.casefold() in _EN_WORDLIKE_DAYS and not day[0].isupper():
+        return True
+    if m.lastgroup == "ahead":
+        if (m.group("ahead_n") or "").casefold() in ("a", "an", "one") and (
+            m.group("ahead_unit") or ""
+        ).casefold() == "day":
+            return True  # "in a day": a duration; people say "tomorrow"
+        clause = re.split(r"[.!?;\n]", text[: m.start()])[-1]
+        if _EN_PAST.search(clause) and not _EN_FUTURE.search(clause):
+            return True
+    return False
+
+
 def _ko_rejected(text: str, m: re.Match[str]) -> bool:
     after = text[m.end() :]
     if _KO_NOT_AFTER.match(after):
         return True
+    word = _KO_NOT_WORD.get(m.group(0))
+    if word is not None and word.match(after):
+        return True
+    if m.lastgroup in ("k_ago", "k_week_next", "k_month_next") and _KO_EVENT_BEFORE.search(
+        text[: m.start()]
+    ):
+        return True
     if (m.lastgroup or "").startswith(_KO_PERIODS) and _KO_VAGUE_PART.match(after):
         return True
-    if m.lastgroup in _KO_NEEDS_BOUNDARY and after and "가" <= after[0] <= "힣":
-        # "낼" in "보낼게" never reaches here (no Hangul before), but "오늘날", "낼름",
-        # "모레노" do: a day word is followed by a particle or nothing Hangul.
+    if after and "가" <= after[0] <= "힣":
         return after[0] not in _KO_PARTICLE_START
     return False
 
@@ -406,7 +454,7 @@ def resolve_times(text: str, sent_at: str | date | None) -> list[TimeRef]:
     found: list[TimeRef] = []
     taken: list[tuple[int, int]] = []
     for pattern, span_of, rejected in (
-        (_EN, _span_en, lambda m: bool(_EN_NOT_BEFORE.search(text[: m.start()]))),
+        (_EN, _span_en, lambda m: _en_rejected(text, m)),
         (_KO, _span_ko, lambda m: _ko_rejected(text, m)),
     ):
         for m in pattern.finditer(text):

@@ -135,7 +135,7 @@ class EvidenceReader:
     # The namespace's vectors (shared with blocks): raw records are ranked by meaning too.
     meaning: VectorCache | None = None
     # Starts the keeper that embeds and persists the namespace's vectors in the background
-    # and returns it (None: no keeper, the records are embedded when the index is built).
+    # and returns it (None: no keeper; only vectors embedded elsewhere are used).
     keep_vectors: Callable[[], VectorKeeper | None] | None = field(default=None, repr=False)
     controls: Mapping[str, EvidenceControl] = field(default_factory=dict, repr=False)
     # Links Hangul names to the Latin names they translate ("반지의 제왕"); its vectors of
@@ -198,7 +198,10 @@ class EvidenceReader:
                     keeper.notify()  # the new records get their vectors in the background
                 cached = (
                     raw_writes,
-                    RawRecordIndex(records, meaning=self.meaning, embed_missing=keeper is None),
+                    # A read never embeds the namespace's records itself (the bundled CPU
+                    # model takes seconds for a long conversation): it ranks by meaning
+                    # what the keeper has kept, and by words the rest.
+                    RawRecordIndex(records, meaning=self.meaning, embed_missing=False),
                 )
                 self._raw = cached
             return cached[1]

@@ -77,6 +77,16 @@ def _date_words(observed_at: str | None) -> str:
     return f"{d.year} {_MONTHS[d.month - 1]} {d.day}"
 
 
+def _period_words(start: date, end: date) -> str:
+    """The date words a period matches: each day of a week or less, else its months."""
+    if (end - start).days <= 6:
+        days = [start + timedelta(days=n) for n in range((end - start).days + 1)]
+        return " ".join(_date_words(d.isoformat()) for d in days)
+    first, last = start.year * 12 + start.month - 1, end.year * 12 + end.month - 1
+    months = range(first, min(last, first + 11) + 1)  # a year at most
+    return " ".join(f"{m // 12} {_MONTHS[m % 12]}" for m in months)
+
+
 def _dates_of(r: EvidenceRecord) -> str:
     """The record's date and the days its relative time phrases mean, as words."""
     words = [_date_words(r.observed_at)]
@@ -231,9 +241,8 @@ class RawRecordIndex:
         # "what did Minjun say yesterday?": the days the question means, as the date
         # field's words (turns said then, or whose own phrases resolved to them).
         days = [
-            _date_words((ref.start + timedelta(days=n)).isoformat())
+            _period_words(ref.start, ref.end)
             for ref in resolve_times(question, today or datetime.now(UTC).date())
-            for n in range(min((ref.end - ref.start).days, 6) + 1)
         ]
         scores = self.index.scores(" ".join([question, *days]))
         q = self._question_vector(question, stats)

@@ -58,6 +58,18 @@ def test_vague_habitual_and_absolute_phrases_mean_no_day():
         "그제야 알았어",  # only then
         "5월 3일에 만나",
         "토요일에 만나자",
+        # words that hold a time word, and offsets from an event the message tells of
+        "Rome wasn't built in a day",
+        "I lost ten pounds in 2 weeks",
+        "when I last sat down",
+        "시간 낼 수 있어?",
+        "금주하고 있어",
+        "차주가 연락했어",
+        "다음 주소 알려줘",
+        "이번 주문 취소할게",
+        "지난 주인이 키우던 개",
+        "입원하고 3일 후에 퇴원했어",
+        "그 다음 주에 그는 떠났다",
     ):
         got = _days(text, sent)
         assert all(phrase in ("내일",) for phrase, _, _ in got), (text, got)

@@ -467,7 +467,10 @@ class Neo4jStore(_Reads):
         return [self._meaning_text(r) for r in rows]
 
     def write_vectors(self, ns: str, rows: Sequence[tuple[MeaningText, Sequence[float]]]) -> int:
-        params = [{"kind": t.kind, "uid": t.uid, "vector": [float(x) for x in v]} for t, v in rows]
+        params = [
+            {"kind": t.kind, "uid": t.uid, "prev": t.prev, "vector": [float(x) for x in v]}
+            for t, v in rows
+        ]
         if not params:
             return 0
         return int(self._write("vectors_write", {"ns": ns, "rows": params})[0]["written"])
@@ -513,7 +516,10 @@ class Neo4jStore(_Reads):
                 else None
             )
             return MeaningText(
-                "turn", r["uid"], turn_passage(self._open(r["text"]), r["speaker"], before)
+                "turn",
+                r["uid"],
+                turn_passage(self._open(r["text"]), r["speaker"], before),
+                "" if prev is None else prev["uid"],  # the write checks it is still there
             )
         return MeaningText("fact", r["uid"], fact_line(r["subject"], r["relation"], r["value"]))
 
