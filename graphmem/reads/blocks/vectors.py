@@ -29,6 +29,8 @@ log = logging.getLogger("graphmem")
 
 # Texts embedded per call of the embedder, and per round trip that persists them.
 EMBED_BATCH = 32
+# How long a block server waits for a keeper started elsewhere to read what is kept.
+LOAD_WAIT = 30.0
 
 
 def refuse_other_model(store: Store, ns: str, model: str) -> None:
@@ -120,6 +122,7 @@ class VectorKeeper(BackgroundKeeper):
         self._claimed = False  # the namespace records this keeper's model
         self._started = False
         self._load_pending = False
+        self._loaded = threading.Event()  # the persisted vectors were read
 
     def load(self) -> int:
         """Read the namespace's persisted vectors into the cache; how many."""
@@ -166,24 +169,27 @@ class VectorKeeper(BackgroundKeeper):
         nothing already kept; else first thing in the background), then keep the rest
         in the background. Starting a running keeper does nothing."""
         with self._lock:
-            if self._started:
-                return
-            self._started = True
+            started, self._started = self._started, True
+        if started:
+            if load_now:  # a block server needs what is kept before its first snapshot
+                self._loaded.wait(LOAD_WAIT)
+            return
+        self._load_pending = True  # until a read succeeds: the thread retries it
         if load_now:
             self._load()
-        else:
-            self._load_pending = True
         self._start_thread()
 
     def _load(self) -> None:
         try:
             loaded = self.load()
             log.debug("graphmem: %d vectors of namespace %r read from Neo4j", loaded, self.ns)
-        except Exception:  # the keeper embeds what it could not read
+        except Exception:  # the keeper embeds what it could not read; the next run retries
             log.warning("graphmem: could not read the namespace's vectors", exc_info=True)
+        else:
+            self._load_pending = False
+            self._loaded.set()
 
     def _work(self) -> None:
         if self._load_pending:
-            self._load_pending = False
             self._load()
         self.embed_missing()

@@ -519,7 +519,7 @@ class Neo4jStore(_Reads):
                 "turn",
                 r["uid"],
                 turn_passage(self._open(r["text"]), r["speaker"], before),
-                "" if prev is None else prev["uid"],  # the write checks it is still there
+                "" if prev is None else str(prev.get("uid") or ""),  # checked at the write
             )
         return MeaningText("fact", r["uid"], fact_line(r["subject"], r["relation"], r["value"]))
 
