@@ -238,11 +238,7 @@ class IngestPipeline:
                 "parse": str(extraction.status),
                 "parse_note": extraction.reason or None,
                 # "yesterday" said on 8 May means 7 May: resolved once, kept beside it.
-                "times": [
-                    f"{t.start_char}:{t.end_char}={t.when()}"
-                    for t in resolve_times(r.text, observed)
-                ]
-                or None,
+                "times": [t.stored() for t in resolve_times(r.text, observed)] or None,
             }
             work = [
                 (

@@ -612,7 +612,7 @@ def test_a_question_about_yesterday_ranks_the_turns_said_then():
     from graphmem.reads.raw_records import RawRecordIndex
 
     def turn(pos: int, text: str, said: str) -> EvidenceRecord:
-        times = tuple(f"{t.start_char}:{t.end_char}={t.when()}" for t in resolve_times(text, said))
+        times = tuple(t.stored() for t in resolve_times(text, said))
         return EvidenceRecord(pos, text, f"t{pos}", "Minjun", said, times)
 
     index = RawRecordIndex(

@@ -32,18 +32,23 @@ class EvidenceRecord:
     # offsets of the phrase, then the day or "first..last" days it means).
     times: tuple[str, ...] = ()
 
-    def resolved_times(self) -> list[str]:
-        """``yesterday = 2023-05-07`` for each relative time phrase of the text."""
+    def time_entries(self) -> list[tuple[int, int, str]]:
+        """``times`` read back: (phrase start, phrase end, when) for each well-formed one."""
         out = []
         for entry in self.times:
             span, _, when = entry.partition("=")
             start, _, end = span.partition(":")
-            if not (start.isdigit() and end.isdigit() and when):
-                continue
-            phrase = self.text[int(start) : int(end)]
-            if phrase:
-                out.append(f"{phrase} = {when}")
+            if start.isdigit() and end.isdigit() and when:
+                out.append((int(start), int(end), when))
         return out
+
+    def resolved_times(self) -> list[str]:
+        """``yesterday = 2023-05-07`` for each relative time phrase of the text."""
+        return [
+            f"{self.text[start:end]} = {when}"
+            for start, end, when in self.time_entries()
+            if self.text[start:end]
+        ]
 
     def line(self) -> str:
         """``pos. text``, with the date the record was said when known and the days its

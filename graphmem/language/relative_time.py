@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-__all__ = ["TimeRef", "resolve_times"]
+__all__ = ["WEEKDAYS_EN", "WEEKDAYS_KO", "TimeRef", "resolve_times"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,11 @@ class TimeRef:
         if self.start == self.end:
             return self.start.isoformat()
         return f"{self.start.isoformat()}..{self.end.isoformat()}"
+
+    def stored(self) -> str:
+        """How a record keeps it (``EvidenceRecord.times``): ``start:end=when``, the
+        phrase's character offsets and no text of it."""
+        return f"{self.start_char}:{self.end_char}={self.when()}"
 
     def label(self) -> str:
         """``yesterday = 2023-05-07``."""
@@ -89,7 +94,7 @@ def _season_rel(name: str, d: date, which: str) -> tuple[date, date]:
 
 
 # -- words ----------------------------------------------------------------------------------
-_WEEKDAYS_EN = {
+WEEKDAYS_EN = {
     "mon": 0,
     "monday": 0,
     "tue": 1,
@@ -109,7 +114,7 @@ _WEEKDAYS_EN = {
     "sun": 6,
     "sunday": 6,
 }
-_WEEKDAYS_KO = {"월": 0, "화": 1, "수": 2, "목": 3, "금": 4, "토": 5, "일": 6}
+WEEKDAYS_KO = {"월": 0, "화": 1, "수": 2, "목": 3, "금": 4, "토": 5, "일": 6}
 _NUMBERS_EN = {
     "a": 1,
     "an": 1,
@@ -139,11 +144,16 @@ _NUMBERS_KO = {
     "열": 10,
 }
 _DAY_COUNTS_KO = {"하루": 1, "이틀": 2, "사흘": 3, "나흘": 4, "닷새": 5, "열흘": 10, "보름": 15}
-_SEASONS_EN = {"spring": "spring", "summer": "summer", "fall": "fall", "autumn": "fall"}
-_SEASONS_EN["winter"] = "winter"
+_SEASONS_EN = {
+    "spring": "spring",
+    "summer": "summer",
+    "fall": "fall",
+    "autumn": "fall",
+    "winter": "winter",
+}
 _SEASONS_KO = {"봄": "spring", "여름": "summer", "가을": "fall", "겨울": "winter"}
 
-_EN_WD = "|".join(sorted(_WEEKDAYS_EN, key=len, reverse=True))
+_EN_WD = "|".join(sorted(WEEKDAYS_EN, key=len, reverse=True))
 _EN_NUM = r"\d{1,3}|" + "|".join(sorted(_NUMBERS_EN, key=len, reverse=True))
 _EN_SEASON = "|".join(_SEASONS_EN)
 _EN_UNIT = r"day|week|wk|month|mo|year|yr"
@@ -259,7 +269,7 @@ _EN_NOT_BEFORE = re.compile(r"(?:born|every|each|the)\s+$", re.IGNORECASE)
 # "Rome wasn't built in a day"), not a day ahead.
 _EN_PAST = re.compile(
     r"\b(?:was|were|wasn't|weren't|did|didn't|had|been|built|lost|made|got|went|ran|took|"
-    r"did|finished|\w+ed)\b",
+    r"finished|\w+ed)\b",
     re.IGNORECASE,
 )
 _EN_FUTURE = re.compile(r"\b(?:will|won't|'ll|going to|gonna|shall)\b|'ll\b", re.IGNORECASE)
@@ -300,10 +310,10 @@ def _span_en(m: re.Match[str], d: date) -> tuple[date, date] | None:
         return d + timedelta(days=2), d + timedelta(days=2)
     if g == "wd_rel":
         shift = {"last": -1, "next": 1, "this": 0}[word("wd_rel_which")]
-        day = _week_start(d, shift) + timedelta(days=_WEEKDAYS_EN[word("wd_a")])
+        day = _week_start(d, shift) + timedelta(days=WEEKDAYS_EN[word("wd_a")])
         return day, day
     if g == "rel_wd":
-        wd = _WEEKDAYS_EN[word("wd_b")]
+        wd = WEEKDAYS_EN[word("wd_b")]
         which = word("rel_wd_which")
         if which == "last":
             day = d - timedelta(days=(d.weekday() - wd - 1) % 7 + 1)
@@ -358,7 +368,7 @@ def _span_ko(m: re.Match[str], d: date) -> tuple[date, date] | None:
         day = d + timedelta(days=one[g])
         return day, day
     if g.startswith("k_wd_"):
-        wd = _WEEKDAYS_KO[next(m.group(f"kwd{i}") for i in range(1, 5) if m.group(f"kwd{i}"))]
+        wd = WEEKDAYS_KO[next(m.group(f"kwd{i}") for i in range(1, 5) if m.group(f"kwd{i}"))]
         if g == "k_wd_last":
             day = d - timedelta(days=(d.weekday() - wd - 1) % 7 + 1)
         else:

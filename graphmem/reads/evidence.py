@@ -201,7 +201,7 @@ class EvidenceReader:
                     # A read never embeds the namespace's records itself (the bundled CPU
                     # model takes seconds for a long conversation): it ranks by meaning
                     # what the keeper has kept, and by words the rest.
-                    RawRecordIndex(records, meaning=self.meaning, embed_missing=False),
+                    RawRecordIndex(records, meaning=self.meaning),
                 )
                 self._raw = cached
             return cached[1]

@@ -90,8 +90,7 @@ def _period_words(start: date, end: date) -> str:
 def _dates_of(r: EvidenceRecord) -> str:
     """The record's date and the days its relative time phrases mean, as words."""
     words = [_date_words(r.observed_at)]
-    for entry in r.times:
-        when = entry.partition("=")[2]
+    for _, _, when in r.time_entries():
         words += [_date_words(day) for day in dict.fromkeys(when.split(".."))]
     return " ".join(w for w in words if w)
 
@@ -104,13 +103,11 @@ class RawRecordIndex:
         records: Sequence[EvidenceRecord],
         weights: RankingWeights = RankingWeights(),
         meaning: VectorCache | None = None,
-        *,
-        embed_missing: bool = True,
     ) -> None:
         """``meaning`` adds a dense ranking, fused with the lexical one: the namespace's
-        vectors (shared with blocks and the keeper that persists them). With
-        ``embed_missing`` the records without a vector are embedded now; without it only
-        the vectors already kept are used, and rows arrive as the keeper embeds them."""
+        vectors (shared with blocks and the keeper that persists them). Only vectors
+        already kept are used (the index embeds nothing); rows arrive as the keeper
+        embeds them, and a record without one is ranked by its words."""
         self.records = list(records)
         self.weights = weights
         self.meaning = meaning
@@ -122,13 +119,6 @@ class RawRecordIndex:
         self._at = {r.pos: i for i, r in enumerate(self.records)}
         # What each record is embedded as (what the keeper persists as its turn vector).
         self._passages = [self._passage(r) for r in self.records] if meaning is not None else []
-        if meaning is not None and self.records and embed_missing:
-            try:
-                meaning.passages(self._passages)
-            except GraphmemError:  # no embeddings now: rank lexically, try at the next build
-                log.warning(
-                    "embedding raw records failed; evidence ranks them lexically", exc_info=True
-                )
         speakers = sorted({r.speaker for r in self.records if r.speaker})
         tokenize: Callable[[str], list[str]] = stemmed_tokens
         if any(has_hangul(r.text) for r in self.records[:2000]):

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Literal
 
+from graphmem.language.relative_time import WEEKDAYS_EN, WEEKDAYS_KO
 from graphmem.language.text import longest_spans
 
 __all__ = [
@@ -308,31 +309,10 @@ _MONTH_RE = (
     r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
     r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
-_WEEKDAYS = {
-    "mon": 0,
-    "monday": 0,
-    "tue": 1,
-    "tues": 1,
-    "tuesday": 1,
-    "wed": 2,
-    "weds": 2,
-    "wednesday": 2,
-    "thu": 3,
-    "thur": 3,
-    "thurs": 3,
-    "thursday": 3,
-    "fri": 4,
-    "friday": 4,
-    "sat": 5,
-    "saturday": 5,
-    "sun": 6,
-    "sunday": 6,
-}
 _WEEKDAY_RE = (
     r"(?P<wd>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:r(?:s(?:day)?)?)?"
     r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
 )
-_KO_WEEKDAYS = {"월": 0, "화": 1, "수": 2, "목": 3, "금": 4, "토": 5, "일": 6}
 _DAY = r"(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
 
 _DATE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -471,7 +451,7 @@ def _dates(text: str, now: date) -> list[ValueSpan]:
         elif rel == "day after tomorrow":
             iso = (now + timedelta(days=2)).isoformat()
         else:
-            wd = _WEEKDAYS.get(m.group("wd").casefold())
+            wd = WEEKDAYS_EN.get(m.group("wd").casefold())
             if wd is None:
                 continue
             if (
@@ -502,7 +482,7 @@ def _dates(text: str, now: date) -> list[ValueSpan]:
             whole = m.group(0)
             if not re.search(r"요일|날", whole) and not m.group("mod"):
                 continue  # a bare 월/화/… is a word, not a day
-            iso = _weekday(_KO_WEEKDAYS[m.group("wd")], now, m.group("mod"))
+            iso = _weekday(WEEKDAYS_KO[m.group("wd")], now, m.group("mod"))
         out.append(ValueSpan(m.start(), m.end(), "date", iso, m.group(0).strip()))
     return out
 
