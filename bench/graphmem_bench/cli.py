@@ -543,6 +543,7 @@ def bench_soak(ctx: click.Context, minutes: float, clients: int, write: str | No
 SPLITS = {
     "dev": "block_requests",
     "round2": "block_requests_round2",
+    "round3": "block_requests_round3",
     "heldout": "block_requests_heldout",
 }
 
@@ -555,15 +556,17 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ and block_requests_heldout/.",
+    help="The folder holding block_requests/, block_requests_round2/, block_requests_round3/ "
+    "and block_requests_heldout/.",
 )
 @click.option(
     "--split",
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev: block_requests/ and round2: block_requests_round2/ (both read while "
-    "building); heldout: block_requests_heldout/ (round 3, never read).",
+    help="dev, round2, round3: block_requests/, block_requests_round2/, "
+    "block_requests_round3/ (read while building); heldout: block_requests_heldout/ "
+    "(round 4, never read).",
 )
 @click.option(
     "--mode",
