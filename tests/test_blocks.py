@@ -318,3 +318,123 @@ def test_reading_gate_reads_a_cue_and_refuses_to_guess_a_namesake(memory):
     )
     b = memory.block("what did Tom say about pickup?", "Lee", now="2026-05-05")
     assert not b.lines or all(ln.record.facts[0][0] == "Tom Baker" for ln in b.lines), b
+
+
+def _two_toms(memory):
+    """Omar talks with Tom Ito one to one, and with Tom Baker only in a group of eight."""
+    group = ("Omar Reyes", "Tom Baker", "Ana", "Ben", "Cy", "Dee", "Eli", "Fay")
+    records = [
+        Record(
+            "Tom: rehearsal is at 19:30",
+            speaker="Tom Ito",
+            participants=("Omar Reyes", "Tom Ito"),
+            observed_at="2026-05-01",
+            facts=(Fact("Tom Ito", "rehearsal time", "19:30"),),
+        ),
+        Record(
+            "Tom Baker: our rehearsal is at 18:00",
+            speaker="Tom Baker",
+            participants=group,
+            observed_at="2026-05-01",
+            facts=(Fact("Tom Baker", "rehearsal time", "18:00"),),
+        ),
+    ]
+    for day in ("02", "03"):
+        records.append(
+            Record(
+                "see you there",
+                speaker="Tom Ito",
+                participants=("Omar Reyes", "Tom Ito"),
+                observed_at=f"2026-05-{day}",
+            )
+        )
+        records.append(
+            Record("see you all", speaker="Ana", participants=group, observed_at=f"2026-05-{day}")
+        )
+    memory.ingest(records)
+
+
+def test_a_one_to_one_talk_ties_more_than_a_group(memory):
+    _two_toms(memory)
+    b = memory.block("when's Tom's rehearsal?", "Omar Reyes", now="2026-05-05")
+    assert "19:30" in b.text and "18:00" not in b.text, b
+
+
+def test_a_first_person_request_asks_about_the_partner_too(memory):
+    memory.ingest(
+        [
+            Record(
+                "Karim: see you Thursday at 5:15pm for the knee",
+                speaker="Karim Aziz",
+                participants=("Luis Navarro", "Karim Aziz"),
+                observed_at="2026-05-01",
+                facts=(Fact("Luis Navarro", "physio appointment", "Thursday 5:15pm"),),
+            ),
+            Record(
+                "Karim: the clinic is at 12 Elm St",
+                speaker="Karim Aziz",
+                participants=("Luis Navarro", "Karim Aziz"),
+                observed_at="2026-05-01",
+                facts=(Fact("Karim Aziz", "clinic address", "12 Elm St"),),
+            ),
+        ]
+    )
+    b = memory.block("when's my physio appt w Karim", "Luis Navarro", now="2026-05-05")
+    assert "5:15pm" in b.text, b
+
+
+def _two_noors(memory):
+    memory.ingest(
+        [
+            Record(
+                "Noor H: I'm back in the office on May 11",
+                speaker="Noor Hassan",
+                participants=("Noor Hassan", "Greta Lind"),
+                observed_at="2026-04-01",
+                facts=(Fact("Noor Hassan", "back in office", "May 11"),),
+            ),
+            Record(
+                "Noor V: Cellar 9 is closed while I'm away, back May 25",
+                speaker="Noor Vasquez",
+                participants=("Noor Vasquez", "Paulo Mendes"),
+                observed_at="2026-04-01",
+                facts=(Fact("Noor Vasquez", "back in office", "May 25"),),
+            ),
+            Record(
+                "Noor V: my birthday is June 2",
+                speaker="Noor Vasquez",
+                participants=("Noor Vasquez", "Paulo Mendes"),
+                observed_at="2026-04-02",
+                facts=(Fact("Noor Vasquez", "birthday", "June 2"),),
+            ),
+            Record(
+                "Greta: thanks Noor!",
+                speaker="Greta Lind",
+                participants=("Noor Hassan", "Greta Lind"),
+                observed_at="2026-04-03",
+            ),
+            Record(
+                "Eve: hi both Noors",
+                speaker="Eve Stone",
+                participants=("Eve Stone", "Noor Hassan", "Noor Vasquez"),
+                observed_at="2026-04-03",
+            ),
+        ]
+    )
+
+
+def test_a_cue_beside_the_name_beats_the_partners_ties(memory):
+    _two_noors(memory)
+    # Greta works with Noor Hassan, but asks about the Noor of Cellar 9.
+    b = memory.block("Noor from Cellar 9 - when is she back?", "Greta Lind", now="2026-04-05")
+    assert "May 25" in b.text and "May 11" not in b.text, b
+    b = memory.block("when is Noor back?", "Greta Lind", now="2026-04-05")
+    assert "May 11" in b.text and "May 25" not in b.text, b
+
+
+def test_what_is_asked_is_no_cue_to_who_is_meant(memory):
+    _two_noors(memory)
+    # Only Noor Vasquez has a birthday stored, but "birthday" says what is asked, not
+    # which Noor: Eve knows both alike, so no guess.
+    b = memory.block("when's Noor's birthday?", "Eve Stone", now="2026-04-05")
+    assert not b.lines, b

@@ -154,19 +154,22 @@ class BlockSnapshot:
             )
         ):
             subjects = dict.fromkeys(s for s, _, _ in facts)
+            # A message between two ties them more than one to a group of eight: each
+            # participant's tie is shared among the others in the conversation.
+            share = 1.0 / max(len(parts) - 1, 1)
             for e in subjects:
                 entities[e] = None
                 en = normalize_name(e)
                 if observed and observed > last_seen.get(en, ""):
                     last_seen[en] = observed
                 for p in parts:
-                    comention[normalize_name(p)][en] += 1.0
+                    comention[normalize_name(p)][en] += share
                 by_subject[en].append(i)
             # Talking with someone ties you to them, whatever was said.
             for p in parts:
                 for q in parts:
                     if q != p:
-                        comention[normalize_name(p)][normalize_name(q)] += 1.0
+                        comention[normalize_name(p)][normalize_name(q)] += share
             for p in {*subjects, *parts, *((speaker,) if speaker else ())}:
                 people[p] = None
                 by_person[normalize_name(p)].append(i)
