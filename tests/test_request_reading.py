@@ -37,6 +37,8 @@ from graphmem.reads.request_reading import (
         ("몇 명 와?", {"quantity"}),
         ("공사 얼마나 걸려?", {"duration"}),
         ("Jake랑 lunch 어디서?", {"place"}),
+        ("how many weeks is the course", {"duration", "quantity"}),
+        ("바게트 2차 얼마나 둬요?", {"money", "quantity", "duration"}),
     ],
 )
 def test_the_asked_answer_type(request_text: str, asked: set[str]) -> None:
@@ -68,6 +70,14 @@ def test_the_topic_leaves_out_question_words_names_verbs_and_the_type_cue() -> N
         ("the loading dock", "text"),
         ("오후 3시 반", "time"),
         ("3월 27일", "date"),
+        ("10 business days", "duration"),
+        ("수령 후 7일", "duration"),
+        ("심사 후 2주", "duration"),
+        ("매월 10일", "date"),
+        ("2024년 3월", "date"),
+        ("lobby mailbox, 220 Fenner St", "place"),
+        ("900 words", "quantity"),
+        ("7:30am at loading dock C", "time"),
     ],
 )
 def test_value_types(value: str, vtype: str) -> None:
@@ -155,3 +165,31 @@ def test_a_korean_name_with_a_title_that_no_one_has_is_unknown() -> None:
     # A name stored in Latin letters may be written in Hangul: nothing is called unknown.
     latin = name_word_set(["Daniel Kang", "임보라"])
     assert read_request("마르코 교수님 도착 시간 알아?", latin).unknown_people == ()
+
+
+def test_a_number_in_the_request_must_be_the_facts_unless_it_is_a_value() -> None:
+    q2 = read_request("how much should Declan send in for the second quarter?", ["declan"])
+    assert match_fact(q2, "money", "q2 estimated payment your Q2 payment is $2,350").typed
+    confirm = read_request("공사 16일 시작 맞지?")
+    assert confirm.numbers == ()
+    which = read_request("which one's tamsin's ride?", ["tamsin"])
+    assert which.numbers == ()
+    phase = read_request("what's the budget for phase two?")
+    assert not match_fact(phase, "money", "budget cap we can't go over $18k for phase one").ok
+
+
+def test_a_person_is_read_in_a_value_with_a_title_or_a_role() -> None:
+    who = read_request("who's giving the opening talk")
+    assert match_fact(who, "text", "keynote Dr. Amal Farouk", "Dr. Amal Farouk").typed
+    assert match_fact(who, "text", "pickup person Milo", "Milo (Pia's barista)").typed
+    mentor = read_request("우리 멘토님 누구셨지?")
+    assert match_fact(mentor, "text", "담당 멘토 류재석 멘토님", "류재석 멘토님").typed
+    assert relation_types("propane supplier") == {"person"}
+    assert not match_fact(who, "text", "keynote topic soil health", "soil health").typed
+
+
+def test_a_stretch_between_two_dates_answers_how_long() -> None:
+    long = read_request("how long is Emily staying with me", ["emily"])
+    value = "arriving Feb 20, staying until Feb 24"
+    assert match_fact(long, value_type(value), "visit " + value, value).typed
+    assert not match_fact(long, "date", "visit Feb 20", "Feb 20").typed

@@ -48,6 +48,11 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
             r"(?:동안|걸|짜리|이나)|기간",
             {"duration"},
         ),
+        # "how many days/weeks" counts time: a duration or a count of days.
+        (
+            r"\bhow\s+many\s+(?:days|nights|hours|hrs|weeks|wks|months|minutes|mins|years)\b",
+            {"duration", "quantity"},
+        ),
         (
             r"\bwhat\s+time\b|\bwhat\s+hour\b|\bwhich\s+time\b|몇\s*시(?!간)|몇시(?!간)|시간이?\s*(?:언제|몇)",
             {"time", "datetime"},
@@ -62,6 +67,8 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
             r"\bwhen\b|\bwhen'?s\b|언제|\bby\s+when\b|\bwhat'?s\s+the\s+(?:date|day)\b",
             {"time", "date", "datetime"},
         ),
+        # 얼마나 asks a degree: how much, how many or how long ("얼마나 둬요?").
+        (r"얼마나", {"money", "quantity", "duration"}),
         (
             r"\bhow\s+much\b|\bcost\b|\bprice\b|\bhow\s+expensive\b|얼마|가격|비용|금액",
             {"money", "quantity"},
@@ -137,10 +144,29 @@ _KO_STOP = _wordlist("""
 하대 한대 하는 하기로 기로 만나기로 맞아 맞지 맞나 있어 있나 있지 없어 였지 였나 이었지 예요
 이에요 인가 인가요 이야 야 요 지 죠 나요 ㅎㅎ ㅋㅋ ㅠㅠ ㅇㅇ ㄱㄱ
 """)
+# Words that label one of several ("phase two", "2차"). "one" and "last" are left out:
+# in chat they are mostly pronouns ("which one's hers") and "the last day".
 _NUMBER_WORDS = _wordlist(
-    "one two three four five six seven eight nine ten first second third fourth fifth "
-    "last 1st 2nd 3rd 4th 5th 일 이 삼 사 오 첫 첫째 둘째 셋째 1차 2차 3차"
+    "two three four five six seven eight nine ten first second third fourth fifth "
+    "1st 2nd 3rd 4th 5th 일 이 삼 사 오 첫 첫째 둘째 셋째 1차 2차 3차"
 )
+# The digit a number word stands for, so that "the second quarter" finds "Q2".
+_DIGIT_OF = {
+    w: str(i)
+    for words, i in (
+        ("first 1st 첫 첫째 일", 1),
+        ("two second 2nd 둘째 이", 2),
+        ("three third 3rd 셋째 삼", 3),
+        ("four fourth 4th 사", 4),
+        ("five fifth 5th 오", 5),
+        ("six", 6),
+        ("seven", 7),
+        ("eight", 8),
+        ("nine", 9),
+        ("ten", 10),
+    )
+    for w in words.split()
+}
 
 
 @dataclass(frozen=True)
@@ -166,6 +192,12 @@ _TASK = re.compile(
     re.I,
 )
 MIN_COVERAGE = 0.0
+
+
+# A number that is part of a time or a date the request states, not a label.
+_A_VALUES_NUMBER = re.compile(
+    r"(\d+)\s*(?:일|시|분|월|주|시간|개월|년|am\b|pm\b|:\d)|\bat\s+(?=\d)(\d{1,2})\b", re.I
+)
 
 
 def _words(text: str) -> list[str]:
@@ -240,6 +272,9 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
     name_words = name_word_set(names) if not isinstance(names, frozenset) else names
     spans = [v for v in find_values(request) if v.kind in ("time", "date", "money", "duration")]
     inside = {w for v in spans for w in _words(v.text)}
+    inside |= {d for v in spans for d in re.findall(r"\d+", v.text)}  # Kiwi reads 16 in 16일
+    # "16일 맞지?", "at 9": the number of a value, not a label
+    inside |= {g for m in _A_VALUES_NUMBER.findall(request) for g in m if g}
     topic: list[str] = []
     numbers: list[str] = []
     if has_hangul(request):
@@ -352,19 +387,51 @@ _WEEKDAY = re.compile(
 )
 
 
+# Forms the chat recognizers leave to context, read here in a stored value: spans of
+# time with a qualifier ("10 business days", "수령 후 7일", "2주 이내"), Korean dates
+# with no day ("2024년 3월", "매월 10일") and street addresses ("220 Fenner St").
+_MORE_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "duration",
+        re.compile(
+            r"\b\d+(?:\.\d+)?\s*(?:business|working|calendar|school|full)\s+"
+            r"(?:days?|weeks?|months?|hours?)\b|"
+            r"(?:후|뒤|안에|내)\s*\d+\s*(?:일|주|개월|달|시간|분)|"
+            r"\d+\s*(?:일|주|개월|달|시간|분)\s*(?:이내|안에|내|동안|간|짜리|걸려)|\d+\s*주(?![가-힣])",
+            re.I,
+        ),
+    ),
+    ("date", re.compile(r"\d{4}\s*년(?:\s*\d{1,2}\s*월)?|(?:매월|매달)\s*\d{1,2}\s*일")),
+    (
+        "place",
+        re.compile(
+            r"\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Dr|Drive|"
+            r"Blvd|Lane|Ln|Way|Ct|Court|Pl|Place|Terrace|Hwy|Pkwy)\b\.?|"
+            r"[가-힣]+(?:로|길)\s*\d+(?:-\d+)?(?:번길)?|\d+\s*번지"
+        ),
+    ),
+)
+
+
 @lru_cache(maxsize=65536)
 def value_type(value: str, declared: str | None = None) -> AnswerType:
     """The type of a stored value: declared with its relation, else recognized. A time or
-    a date anywhere in it makes it one ("Tuesdays 10:30", "the 1st, late after the 5th");
-    an amount, a duration or a count only when it is most of the value."""
+    a date anywhere in it makes it one ("Tuesdays 10:30", "7:30am at dock C"); an amount,
+    a duration or a count only when it is most of the value, or a count that leads it
+    ("900 words"; not the number of a street address)."""
     if declared:
         return _DECLARED.get(declared, "text")
     size = max(len(value.strip()), 1)
     covered: dict[str, int] = {}
+    spans: list[tuple[str, int, int]] = []
+    for kind, pattern in _MORE_VALUES:
+        for m in pattern.finditer(value):
+            spans.append((kind, m.start(), m.end()))
     for sp in find_values(value):
-        if sp.kind in _KIND:
-            kind = _KIND[sp.kind]
-            covered[kind] = covered.get(kind, 0) + sp.end - sp.start
+        if sp.kind in _KIND and not any(a <= sp.start and sp.end <= b for _, a, b in spans):
+            spans.append((_KIND[sp.kind], sp.start, sp.end))
+    for kind, a, b in spans:
+        covered[kind] = covered.get(kind, 0) + b - a
     weekday = sum(len(m.group()) for m in _WEEKDAY.finditer(value))
     if weekday:
         covered["date"] = covered.get("date", 0) + weekday
@@ -372,9 +439,14 @@ def value_type(value: str, declared: str | None = None) -> AnswerType:
         return "datetime"
     if not covered:
         return "text"
+    for kind in ("time", "date"):
+        if kind in covered and "duration" not in covered:
+            return kind
     kind, length = max(covered.items(), key=lambda kv: kv[1])
     if kind == "quantity" and len(covered) == 1:
-        return "quantity"  # "2 checked bags", "12 engineers by Q3"
+        # "2 checked bags", "12 engineers by Q3": a count leads the value.
+        leads = min(a for k, a, _ in spans if k == "quantity") == len(value) - len(value.lstrip())
+        return "quantity" if leads or length >= 0.3 * size else "text"
     return kind if length >= 0.3 * size else "text"
 
 
@@ -384,6 +456,12 @@ def value_type(value: str, declared: str | None = None) -> AnswerType:
 # name's ending (마감일, 수강료, 컷 수).
 _HEAD_WORDS: tuple[tuple[AnswerType, str], ...] = (
     ("place", "address location place spot venue room office site where hall building city"),
+    (
+        "person",
+        "person owner contact supplier vendor host lead manager mentor coach teacher "
+        "instructor tutor driver sitter substitute backup buddy captain speaker presenter "
+        "keynote organizer organiser who",
+    ),
     ("time", "time hours"),
     ("date", "date day deadline due birthday until"),
     ("money", "price cost fee rate budget wage salary deposit quote pay charge fare rent"),
@@ -393,6 +471,7 @@ _HEAD_WORDS: tuple[tuple[AnswerType, str], ...] = (
 _HEAD_TYPES: dict[str, AnswerType] = {w: t for t, ws in _HEAD_WORDS for w in ws.split()}
 _KOREAN_HEAD_ENDINGS: tuple[tuple[AnswerType, str], ...] = (
     ("place", "장소 위치 주소 곳 호실"),
+    ("person", "담당 담당자 멘토 강사 코치 연락처 대타"),
     ("time", "시간 시각"),
     ("date", "날짜 일 마감 요일 일정 예정"),
     ("money", "비 료 금 가격 비용 페이 한도 단가 시급 일당 월세"),
@@ -498,6 +577,14 @@ def names_topic(reading: RequestReading, about: str) -> bool:
 
 
 _DIGIT = re.compile(r"\d")
+# A person as a value: a title before a name, a name with their role or firm after it,
+# a Korean name with a title.
+_PERSON_VALUE = re.compile(
+    r"^(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+[A-Z]|^[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s*(?:\(|,|\bat\b|\bfrom\b)|"
+    r"^[가-힣]{2,4}\s*(?:님|씨|선생님|멘토님|세무사|변호사|기사님|코치|강사|대표|팀장|과장|부장|실장)"
+)
+# Two dates that bound a stretch of time.
+_RANGE = re.compile(r"[~–—]|\d\s*-\s*\d|\buntil\b|\bthrough\b|\bto\b|부터|까지", re.I)
 # A person's name: one to three capitalized words, or two to four Hangul syllables.
 _NAMEISH = re.compile(r"^(?:[A-Z][a-z'’.-]+(?:\s+[A-Z][a-z'’.-]+){0,2}|[가-힣]{2,4})$")
 
@@ -521,11 +608,19 @@ def match_fact(
         accepted.add("text")  # "하루 두 번 40g씩"
     if vtype == "text" and "person" in reading.asked and _NAMEISH.match(value.strip()):
         accepted.add("text")  # "Jake Morrison", "권준영"
+    if vtype == "text" and "person" in reading.asked and _PERSON_VALUE.search(value.strip()):
+        accepted.add("text")  # "Dr. Amal Farouk", "Milo (Pia's barista)", "류재석 멘토님"
+    if vtype in ("date", "datetime") and "duration" in reading.asked and _RANGE.search(value):
+        accepted.add(vtype)  # "4월 13일~17일", "arriving Feb 20, staying until Feb 24"
     if reading.asked and vtype not in accepted and not (named & accepted):
         return FactMatch(False, 0.0, f"asks for a {'/'.join(sorted(reading.asked))}")
     text, words = _description(about)
     if not reading.change:
-        missing = [n for n in reading.numbers if n not in words and n not in text]
+        missing = [
+            n
+            for n in reading.numbers
+            if n not in words and n not in text and _DIGIT_OF.get(n, n) not in text
+        ]
         if missing:
             return FactMatch(False, 0.0, f"says nothing of {missing[0]!r}")
     if not reading.topic:
