@@ -438,3 +438,28 @@ def test_what_is_asked_is_no_cue_to_who_is_meant(memory):
     # which Noor: Eve knows both alike, so no guess.
     b = memory.block("when's Noor's birthday?", "Eve Stone", now="2026-04-05")
     assert not b.lines, b
+
+
+def test_a_name_no_record_says_is_unknown_but_a_word_they_say_is_not(memory):
+    memory.ingest(
+        [
+            Record(
+                "Colm: down to 6 Shingrix vials",
+                speaker="Colm Byrne",
+                participants=("Colm Byrne", "Fiona Ade"),
+                observed_at="2026-03-10",
+                facts=(Fact("Colm Byrne", "Shingrix on hand", "6 vials"),),
+            ),
+            Record(
+                "Colm: the flight lands 3:15pm",
+                speaker="Colm Byrne",
+                participants=("Colm Byrne", "Fiona Ade"),
+                observed_at="2026-03-10",
+                facts=(Fact("Colm Byrne", "flight arrival", "3:15pm"),),
+            ),
+        ]
+    )
+    b = memory.block("when does Marco land?", "Fiona Ade", now="2026-03-12")
+    assert not b.lines and "Marco" in b.reason, b
+    b = memory.block("how many vials is Shingrix down to?", "Colm Byrne", now="2026-03-12")
+    assert "6 Shingrix vials" in b.text, b

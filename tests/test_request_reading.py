@@ -193,3 +193,27 @@ def test_a_stretch_between_two_dates_answers_how_long() -> None:
     value = "arriving Feb 20, staying until Feb 24"
     assert match_fact(long, value_type(value), "visit " + value, value).typed
     assert not match_fact(long, "date", "visit Feb 20", "Feb 20").typed
+
+
+@pytest.mark.parametrize(
+    ("request_text", "unknown"),
+    [
+        ("when does Marco land?", ("Marco",)),
+        ("what shelf is Gwendolyn on?", ("Gwendolyn",)),
+        ("when is Mrs. Patterson picking up her order?", ("Patterson",)),
+        ("what's Harold in unit 3's parking space?", ("Harold",)),
+        ("what time does Hana start?", ()),
+        ("when is Saturday's shift?", ()),
+        ("임채원 고객님 상담 몇 시였죠?", ("임채원",)),
+        ("윤슬기 기자 마감 몇 시야?", ("윤슬기",)),
+        ("요가 선생님 몇 시에 와?", ()),
+        ("김민수 고객님 예약 몇 시?", ()),
+    ],
+)
+def test_a_person_no_one_stored_is_read_in_a_persons_place(
+    request_text: str, unknown: tuple[str, ...]
+) -> None:
+    # Korean names with a title are read only where every stored name is in Hangul.
+    korean = any("가" <= ch <= "힣" for ch in request_text)
+    names = name_word_set(["김민수"] if korean else ["Hana Yoon"])
+    assert read_request(request_text, names).unknown_people == unknown

@@ -220,7 +220,12 @@ def _normal(word: str) -> str:
 # takes a person ("with Priya", "ask Priya").
 _PERSONISH = re.compile(
     r"\b([A-Z][a-z]{1,20})(?='s\b|’s\b)|"
-    r"\b(?:with|ask|tell|call|text|ping)\s+([A-Z][a-z]{1,20})\b"
+    r"\b(?:with|ask|tell|call|text|ping)\s+([A-Z][a-z]{1,20})\b|"
+    # the subject of a question: "when does Marco land", "what shelf is Gwendolyn on"
+    r"\b(?:does|did|is|was|has|will|can|should)\s+([A-Z][a-z]{2,20})(?:\s+[A-Z][a-z]+)?\s+"
+    r"(?=[a-z])|"
+    r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+([A-Z][a-z]{1,20})\b|"
+    r"\b([A-Z][a-z]{1,20})\s+(?:in|from)\s+(?:unit|apt|room|team)\b"
 )
 _AUX = _wordlist(
     "do does did can could will would should shall may might must is are am "
@@ -302,20 +307,40 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
     unknown = tuple(
         name
         for m in _PERSONISH.finditer(request)
-        for name in (m.group(1) or m.group(2),)
-        if name.casefold() not in name_words and request.find(name) > 0
+        for name in (next(g for g in m.groups() if g),)
+        if name.casefold() not in name_words
+        and name.casefold() not in _NOT_PEOPLE
+        and request.find(name) > 0
     ) + _unknown_korean_people(request, name_words)
     return RequestReading(
         asked, change, tuple(dict.fromkeys(topic)), tuple(dict.fromkeys(numbers)), task, unknown
     )
 
 
+# Capitalized words in a person's place that name no one: days, months, "I".
+_NOT_PEOPLE = _wordlist(
+    "i monday tuesday wednesday thursday friday saturday sunday january february march "
+    "april may june july august september october november december today tomorrow "
+    "tonight the this that it there he she they we you"
+)
 # A Hangul proper noun followed by a person's title ("지민 과장님", "영희 할머니") is
 # someone's name; a common noun before a title is a role ("요가 선생님", "트레이너님").
 _KOREAN_PERSON_TITLES = sorted(
-    {*KOREAN_TITLES, "쌤", "할머니", "할아버지", "이모", "삼촌", "언니", "누나", "오빠", "형"},
+    {
+        *KOREAN_TITLES,
+        *("쌤", "할머니", "할아버지", "이모", "삼촌", "언니", "누나", "오빠", "형"),
+        *("고객님", "고객", "회원님", "회원", "손님", "환자분", "기자님", "기자", "학생"),
+        *("교감선생님", "교장선생님", "작가님", "감독님", "코치님", "관장님"),
+    },
     key=len,
     reverse=True,
+)
+# Korean family names: a three-syllable word that starts with one and has a title after
+# it is a full name ("임채원 고객님") even where Kiwi does not read a proper noun.
+_FAMILY_NAMES = frozenset(
+    "김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진"
+    "지엄채원천방공현함변염여추도소석선설마길연위표명기반라왕금옥육인맹제모탁국어은편용예"
+    "경봉사부가복태목형피두감음빈동온호범좌팽승간상갈시견당화창옹순"
 )
 _KOREAN_TITLED = re.compile(
     r"(?<![가-힣])([가-힣]{2,4})\s?(?:" + "|".join(_KOREAN_PERSON_TITLES) + r")"
@@ -346,7 +371,10 @@ def _unknown_korean_people(request: str, name_words: frozenset[str]) -> tuple[st
     out = []
     for m in matches:
         word = m.group(1)
-        if m.span(1) not in proper or word in _NOT_A_NAME or word in KOREAN_TITLES:
+        full_name = len(word) == 3 and word[0] in _FAMILY_NAMES
+        if (m.span(1) not in proper and not full_name) or word in _NOT_A_NAME:
+            continue
+        if word in KOREAN_TITLES:
             continue
         readings = {word, word.removesuffix("이"), word[1:] if len(word) == 3 else word}
         if not readings & known:

@@ -291,6 +291,11 @@ def _who_is_asked(
     return asked
 
 
+def _said_anywhere(snap: BlockSnapshot, word: str) -> bool:
+    terms = snap.index.tokenize(word)
+    return bool(terms) and all(t in snap.index.vocab for t in terms)
+
+
 # Words that introduce who someone is after their name: "Noor from Cellar 9".
 _AFTER_NAME = frozenset(["from", "at", "in", "of", "on", "with"])
 
@@ -335,8 +340,11 @@ def read_gate(
     if isinstance(who, Block):
         return who
     asked = who
-    if not asked and reading.unknown_people:
-        return _empty(f"nothing is stored about {reading.unknown_people[0]}", posterior)
+    # A name no record says ("when does Marco land?"); a word the records use is some
+    # thing or someone memory has heard of ("is Shingrix in stock?").
+    unknown = [n for n in reading.unknown_people if not _said_anywhere(snap, n)]
+    if not asked and unknown:
+        return _empty(f"nothing is stored about {unknown[0]}", posterior)
     if reading.task:
         return _empty("a task for the assistant, not a question to memory", posterior)
     pool: dict[int, float] = {r.pos: s for r, s in ranked}
