@@ -210,6 +210,58 @@ def test_plain_text_serves_the_newest_record_on_the_topic(connect, namespace):
 
 
 @pytest.mark.integration
+def test_plain_text_in_korean_is_not_replaced_by_a_change_on_another_topic(connect, namespace):
+    # e5 puts Korean chat messages close together: a later "대신" about who covers the
+    # desk is no news about Garam's uniform size.
+    with connect(namespace) as memory:
+        memory.ingest(
+            [
+                Record(
+                    "문가람: 실장님 저 유니폼 M 사이즈로 주문해주세요!",
+                    speaker="문가람",
+                    participants=("문가람", "윤미래"),
+                    observed_at="2026-03-09",
+                ),
+                Record(
+                    "임보라: 제 연차 날 데스크는 하나쌤이 대신 봐주시기로 했어요!",
+                    speaker="임보라",
+                    participants=("임보라", "윤미래", "문가람"),
+                    observed_at="2026-03-13",
+                ),
+            ]
+        )
+        b = memory.block("가람쌤 옷 사이즈 뭐였지", "윤미래", now="2026-03-14")
+        assert "유니폼 M" in b.text and "데스크" not in b.text, b
+
+
+@pytest.mark.integration
+def test_plain_text_about_no_one_is_answered_from_any_record(connect, namespace):
+    with connect(namespace) as memory:
+        memory.ingest(
+            [
+                Record(
+                    "Gareth: keelboat haul-out is October 17 this year",
+                    speaker="Gareth Munro",
+                    participants=("Gareth Munro", "Isla Fenwick"),
+                    observed_at="2026-04-10",
+                ),
+                Record(
+                    "Tom: I'll bring the sails",
+                    speaker="Tom Okafor",
+                    participants=("Tom Okafor", "Wendy Lai"),
+                    observed_at="2026-04-11",
+                ),
+            ]
+        )
+        b = memory.block(
+            "when are the keelboats coming out of the water this fall?",
+            "Tom Okafor",
+            now="2026-04-12",
+        )
+        assert "October 17" in b.text, b
+
+
+@pytest.mark.integration
 def test_an_ollama_embedder_is_asked_over_the_protocol(connect, namespace):
     with (
         OllamaTestServer() as server,

@@ -241,6 +241,9 @@ SAME_TOPIC = 0.9
 SAME_TOPIC_SLACK = 0.05
 # A later message that says it changes something is on the same topic from this close.
 UPDATE_TOPIC = 0.88
+# e5 puts any two Korean chat messages closer than two English ones: between records in
+# Korean, "the same topic" takes this much more closeness (chosen on the dev splits).
+PLAIN_KOREAN_SHIFT = 0.03
 
 
 def _who_is_asked(
@@ -366,7 +369,7 @@ def read_gate(
         if normalize_name(subj) not in ex and (not asked or normalize_name(subj) in asked)
     ]
     if not facts and not any(snap.by_subject.get(p) for p in people):
-        return _plain_text(req, snap, reading, people, ex, policy, posterior, ranked)
+        return _plain_text(req, snap, reading, people, ex, policy, posterior, ranked, bool(asked))
     return _keyed(req, snap, reading, facts, pool, policy, posterior)
 
 
@@ -495,12 +498,16 @@ def _plain_text(
     policy: GatePolicy,
     posterior: Mapping[str, float],
     ranked: list[tuple[ActiveRecord, float]],
+    named: bool = True,
 ) -> Block:
     """Nothing keyed about the person: the newest of their raw records that answers the
     request — of the asked type, on its topic by words or by meaning — never one a
     newer record on the same topic replaced. Their records: those they took part in,
-    and those of the ranking that name them."""
+    and those of the ranking that name them; a request that names no one ("when are the
+    keelboats coming out?") may be answered by any record of the ranking."""
     found = {snap.records[i] for p in people for i in snap.by_person.get(p, ())}
+    if not named:
+        found |= {r for r, _ in ranked}
     # A name part a namesake shares ("Omar") names either of them: not theirs alone.
     parts = {
         part
@@ -537,9 +544,10 @@ def _plain_text(
     pick = best
     if policy.meaning is not None:
         same = vectors @ vectors[best]
+        shift = PLAIN_KOREAN_SHIFT if has_hangul(typed[best].text) else 0.0
         for score, i in scored:
             if (
-                same[i] >= SAME_TOPIC
+                same[i] >= SAME_TOPIC + shift
                 and score >= best_score - SAME_TOPIC_SLACK
                 and typed[i].pos > typed[pick].pos
             ):
@@ -548,6 +556,10 @@ def _plain_text(
         # when worded unlike the request ("parts delayed, looking like Friday noon now").
         later = vectors @ vectors[pick]
         for i, r in enumerate(typed):
-            if r.pos > typed[pick].pos and later[i] >= UPDATE_TOPIC and states_a_change(r.text):
+            if (
+                r.pos > typed[pick].pos
+                and later[i] >= UPDATE_TOPIC + shift
+                and states_a_change(r.text)
+            ):
                 pick = i
     return _served([BlockLine(typed[pick], best_score)], req, posterior)
