@@ -17,7 +17,12 @@ from types import MappingProxyType
 from typing import NamedTuple, overload
 
 from graphmem.domain.keys import normalize_name, normalize_relation
-from graphmem.language.text import is_hangul_syllable, particle_stems, strip_korean_title
+from graphmem.language.text import (
+    has_hangul,
+    is_hangul_syllable,
+    particle_stems,
+    strip_korean_title,
+)
 
 __all__ = [
     "BLOCK_HEADER",
@@ -264,6 +269,9 @@ def mention_candidates(
             out[two] = list(by_part[two])
             continue
         variants = [tok, *particle_stems(tok)]
+        if has_hangul(tok) and tok.endswith("네") and len(tok) > 2:
+            # 태윤네, 태윤님네, 태윤씨네: "Taeyun's (family's)"
+            variants.append(normalize_name(strip_korean_title(tok[:-1])))
         for v in variants:
             if v in by_part:
                 if any(v in k.split() for k in out):  # already part of a full-name match

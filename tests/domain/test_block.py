@@ -35,6 +35,9 @@ def test_a_given_name_means_every_entity_that_has_it():
         "minjun kim": ["Minjun Kim"]
     }
     assert mention_candidates("민준님이랑 회의", ents) == {"민준": ["김민준", "이민준"]}
+    # "민준네", "민준님네": Minjun's (family's)
+    assert mention_candidates("민준네 강아지 몇 살?", ents) == {"민준": ["김민준", "이민준"]}
+    assert mention_candidates("민준님네 집 어디?", ents) == {"민준": ["김민준", "이민준"]}
 
 
 def test_posterior_prefers_the_partner_then_who_the_partner_talks_about():
