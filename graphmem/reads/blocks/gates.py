@@ -241,8 +241,8 @@ SAME_TOPIC = 0.9
 SAME_TOPIC_SLACK = 0.05
 # A later message that says it changes something is on the same topic from this close.
 UPDATE_TOPIC = 0.88
-# e5 puts any two Korean chat messages closer than two English ones: between records in
-# Korean, "the same topic" takes this much more closeness (chosen on the dev splits).
+# e5 puts Korean texts closer together than English ones: in Korean, a plain record's
+# floor and "the same topic" take this much more closeness (chosen on the dev splits).
 PLAIN_KOREAN_SHIFT = 0.03
 
 
@@ -531,7 +531,7 @@ def _plain_text(
         q = policy.meaning.query(req.request)
         vectors = policy.meaning.passages([r.text for r in typed])
         closeness = [float(x) for x in vectors @ q]
-        floor = PLAIN_FLOOR
+        floor = PLAIN_FLOOR + (PLAIN_KOREAN_SHIFT if has_hangul(req.request) else 0.0)
     scored = [
         (c + (m.coverage * WORD_WEIGHT if m.ok else 0.0), i)
         for i, (c, m) in enumerate(zip(closeness, words, strict=True))
