@@ -372,9 +372,9 @@ def _unknown_korean_people(request: str, name_words: frozenset[str]) -> tuple[st
     for m in matches:
         word = m.group(1)
         full_name = len(word) == 3 and word[0] in _FAMILY_NAMES
-        if (m.span(1) not in proper and not full_name) or word in _NOT_A_NAME:
+        if m.span(1) not in proper and not full_name:
             continue
-        if word in KOREAN_TITLES:
+        if word in _NOT_A_NAME or word in KOREAN_TITLES:
             continue
         readings = {word, word.removesuffix("이"), word[1:] if len(word) == 3 else word}
         if not readings & known:

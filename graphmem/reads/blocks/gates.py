@@ -498,7 +498,7 @@ def _plain_text(
     policy: GatePolicy,
     posterior: Mapping[str, float],
     ranked: list[tuple[ActiveRecord, float]],
-    named: bool = True,
+    named: bool,
 ) -> Block:
     """Nothing keyed about the person: the newest of their raw records that answers the
     request — of the asked type, on its topic by words or by meaning — never one a
