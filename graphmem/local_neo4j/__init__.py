@@ -210,6 +210,17 @@ class LocalNeo4j:
             return None
         return pid
 
+    def _mark_stopping(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            info = json.loads(self._pid_file.read_text())
+            self._pid_file.write_text(json.dumps({**info, "stopping": True}))
+
+    def _stopping(self) -> bool:
+        try:
+            return bool(json.loads(self._pid_file.read_text()).get("stopping"))
+        except (OSError, ValueError, AttributeError):
+            return False
+
     def _http_ok(self) -> bool:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{self.http_port}/", timeout=2) as r:
@@ -266,6 +277,14 @@ class LocalNeo4j:
         from graphmem.local_neo4j.compact import discard_abandoned, restore_interrupted
 
         pid = self._read_pid()
+        if pid is not None and self._stopping():
+            # A stop was under way when its caller died (a compaction killed as it
+            # stopped the server): the server may still answer for a moment, so
+            # reusing it would hand out a server about to go. Finish the stop.
+            self._kill(pid, timeout=60.0)
+            with contextlib.suppress(OSError):
+                self._pid_file.unlink()
+            pid = None
         if pid is not None:
             try:
                 self._wait_ready(pid, timeout)
@@ -383,6 +402,7 @@ class LocalNeo4j:
         pid = self._read_pid()
         if pid is None:
             return False
+        self._mark_stopping()
         self._kill(pid, timeout)
         with contextlib.suppress(OSError):
             self._pid_file.unlink()

@@ -301,3 +301,21 @@ def test_kill_9_at_each_step_leaves_the_graph_whole(server: LocalNeo4j, step: st
             except StoreUnavailableError:
                 assert time.monotonic() < deadline
                 time.sleep(0.5)
+
+
+def test_start_after_a_stop_whose_caller_died_gives_a_server_that_stays(
+    server: LocalNeo4j,
+) -> None:
+    """A compaction killed just as it stopped the server leaves a server that still
+    answers for a moment; start must finish that stop, not reuse the dying server."""
+    ns = f"cs-{uuid.uuid4().hex[:8]}"
+    with Memory.connect(server.bolt_url, ns) as m:
+        _remember(m, "kept")
+    before = _checksum(server)
+    pid = server.status().pid
+    assert pid is not None
+    server._mark_stopping()  # what stop() does first; its caller dies here
+    status = server.start()
+    assert status.running and not status.reused
+    assert server.status().pid != pid
+    assert _checksum(server) == before
