@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from graphmem import Fact, InvalidInputError, Memory, Record
 from graphmem.domain.evidence import EvidenceRecord as ER
-from graphmem.domain.evidence import render
+from graphmem.domain.evidence import render, render_selected
 from graphmem.reads.refreshing import Refreshing
 from graphmem_bench.controls import baselines
 from graphmem_bench.scoring import answer_in_text, normalize_answer
@@ -121,7 +121,7 @@ def test_raw_records_are_selected_for_the_question(memory):
     ev = memory.evidence("What floor is the weekly meeting on?")
     ids = [r.id for r in ev.records]
     assert "u1" in ids and "u2" in ids and "u3" not in ids
-    assert "99. (2026-05-04) Jiyoung thinks" in ev.text  # each raw record shows its date
+    assert "On 2026-05-04:\n99. Jiyoung thinks" in ev.text  # each day's records under it
     assert ev.records == sorted(ev.records, key=lambda r: r.pos)  # source order
 
 
@@ -296,6 +296,43 @@ def test_render_keeps_newest_whole_records():
     text, kept, truncated = render(recs + recs[:3], budget_chars=80, header="H\n")
     assert truncated and [r.pos for r in kept] == [5, 6, 7, 8, 9]  # 5 lines of 14 chars
     assert len(text) <= 80
+
+
+_DAYS = st.sampled_from([None, "2023-05-08T10:00", "2023-05-09T09:00", "2023-06-01"])
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 40),
+            st.text(min_size=1, max_size=30),
+            st.sampled_from([None, "Caroline", "민지"]),
+            _DAYS,
+        ),
+        max_size=20,
+    ),
+    st.integers(0, 5),
+    st.integers(10, 400),
+)
+def test_rendered_evidence_never_exceeds_its_budget_and_names_each_day_once(rows, keyed, budget):
+    recs = [ER(pos, text, None, who, day) for pos, text, who, day in rows]
+    text, kept, _ = render_selected(recs[:keyed], recs[keyed:], budget, header="H\n")
+    assert len(text) <= max(budget, 2)
+    assert [r.pos for r in kept] == sorted({r.pos for r in kept})
+    body = text[2:]
+    for r in kept:
+        assert r.line() in body
+    days = [r.day() for r in kept]
+    runs = [d for i, d in enumerate(days) if d != (days[i - 1] if i else "")]
+    assert body.count("On ") >= len([d for d in runs if d]) and all(
+        f"On {d}:\n" in body for d in runs if d
+    )
+
+
+def test_a_speaker_is_named_once_per_line():
+    said = ER(3, "Minjun Kim: our sync is at 9", speaker="Minjun Kim").line()
+    assert said == "3. Minjun Kim: our sync is at 9\n"
+    assert ER(4, "sure", speaker="Jiyoung").line() == "4. Jiyoung: sure\n"
 
 
 def test_normalized_substring_scoring():
@@ -600,7 +637,10 @@ def test_relative_time_is_resolved_at_ingest_and_shown_in_evidence(memory, names
         ("t2", ["0:7=2024-03-09"]),
     ]
     ev = memory.evidence("When did Caroline go to the support group?")
-    assert "(2023-05-08; yesterday = 2023-05-07) I went to the support group" in ev.text
+    assert (
+        "On 2023-05-08:\n0. Caroline: I went to the support group yesterday "
+        "(yesterday = 2023-05-07)\n"
+    ) in ev.text
     assert "지난주 토요일 = 2024-03-09" in memory.evidence("민지는 언제 이사했어?").text
 
 

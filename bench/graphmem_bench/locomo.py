@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from graphmem.domain.evidence import EvidenceRecord, render
+from graphmem.domain.evidence import EvidenceRecord, render, render_selected
 from graphmem.memory import Memory
 from graphmem_bench.controls import BM25Index
 from graphmem_bench.formats import locomo
@@ -98,15 +98,9 @@ def _gold(qa: dict[str, Any], sample_id: str) -> set[str]:
 def _fill(
     turns: Sequence[EvidenceRecord], order: Sequence[int], budget: int
 ) -> list[EvidenceRecord]:
-    """Turns in rank order, skipping any that no longer fit (rendered in source order)."""
-    room = budget - len(render([], budget)[0])
-    kept = []
-    for i in order:
-        size = len(turns[i].line())
-        if size <= room:
-            kept.append(turns[i])
-            room -= size
-    return kept
+    """Turns in rank order, skipping any that no longer fit, laid out as graphmem's own
+    evidence is (source order, one heading per day): every arm pays the same."""
+    return render_selected([], [turns[i] for i in order], budget)[1]
 
 
 def _rrf(*rankings: Sequence[int]) -> list[int]:

@@ -5,6 +5,7 @@ Pure functions: which records, in which order, how many fit. No database here.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -12,6 +13,7 @@ __all__ = [
     "EVIDENCE_HEADER",
     "Evidence",
     "EvidenceRecord",
+    "day_heading",
     "render",
     "render_selected",
     "same_session",
@@ -50,13 +52,31 @@ class EvidenceRecord:
             if self.text[start:end]
         ]
 
+    def day(self) -> str:
+        """The day the record was said (``YYYY-MM-DD``), or "" when unknown."""
+        return (self.observed_at or "")[:10]
+
     def line(self) -> str:
-        """``pos. text``, with the date the record was said when known and the days its
-        relative time phrases mean (temporal questions are answered from them)."""
-        if self.observed_at:
-            dated = "; ".join([self.observed_at[:10], *self.resolved_times()])
-            return f"{self.pos}. ({dated}) {self.text}\n"
-        return f"{self.pos}. {self.text}\n"
+        """``pos. speaker: text (phrase = day)``: who said it, when the text does not
+        begin with the name already, and the days its relative time phrases mean
+        (temporal questions are answered from them). The day the record was said is
+        a heading above its run of lines (``day_heading``)."""
+        who = ""
+        if self.speaker and not self.text.startswith(f"{self.speaker}:"):
+            who = f"{self.speaker}: "
+        times = self.resolved_times()
+        resolved = f" ({'; '.join(times)})" if times else ""
+        return f"{self.pos}. {who}{self.text}{resolved}\n"
+
+
+def day_heading(before: str, day: str) -> str:
+    """What stands above a line said on ``day`` after one said on ``before``: nothing
+    within a day's run, ``On 2023-05-08:`` where a new day starts, ``Undated:`` where
+    undated records follow dated ones. One heading per run instead of a date on every
+    line leaves more of the budget to the records."""
+    if day == before:
+        return ""
+    return f"On {day}:\n" if day else "Undated:\n"
 
 
 def same_session(a: str | None, b: str | None) -> bool:
@@ -129,22 +149,53 @@ def render_selected(
     by_pos: dict[int, EvidenceRecord] = {}
     for r in keyed:
         by_pos.setdefault(r.pos, r)
-    room = budget_chars - len(header)
-    kept: dict[int, EvidenceRecord] = {}
+    layout = _Layout(budget_chars - len(header))
     for pos in sorted(by_pos, reverse=True):
-        size = len(by_pos[pos].line())
-        if size > room:
+        if not layout.add(by_pos[pos]):
             break
-        kept[pos] = by_pos[pos]
-        room -= size
     total = len(by_pos)
     for r in ranked:
-        if r.pos in by_pos or r.pos in kept:
+        if r.pos in by_pos or layout.holds(r.pos):
             continue
         total += 1
-        size = len(r.line())
-        if size <= room:
-            kept[r.pos] = r
-            room -= size
-    ordered = [kept[p] for p in sorted(kept)]
-    return header + "".join(r.line() for r in ordered), ordered, len(ordered) < total
+        layout.add(r)
+    return header + layout.text(), layout.records(), len(layout.records()) < total
+
+
+class _Layout:
+    """Records kept in source order under a character budget; what one more costs
+    counts the day headings it adds or splits, so the text never exceeds the room."""
+
+    def __init__(self, room: int) -> None:
+        self.room = room
+        self._positions: list[int] = []
+        self._kept: dict[int, EvidenceRecord] = {}
+
+    def holds(self, pos: int) -> bool:
+        return pos in self._kept
+
+    def add(self, r: EvidenceRecord) -> bool:
+        """Keep ``r`` if it fits; whether it did."""
+        i = bisect.bisect_left(self._positions, r.pos)
+        before = self._kept[self._positions[i - 1]].day() if i > 0 else ""
+        day = r.day()
+        cost = len(r.line()) + len(day_heading(before, day))
+        if i < len(self._positions):
+            after = self._kept[self._positions[i]].day()
+            cost += len(day_heading(day, after)) - len(day_heading(before, after))
+        if cost > self.room:
+            return False
+        self._positions.insert(i, r.pos)
+        self._kept[r.pos] = r
+        self.room -= cost
+        return True
+
+    def records(self) -> list[EvidenceRecord]:
+        return [self._kept[p] for p in self._positions]
+
+    def text(self) -> str:
+        out, day = [], ""
+        for r in self.records():
+            out.append(day_heading(day, r.day()) + r.line())
+            day = r.day()
+        return "".join(out)
