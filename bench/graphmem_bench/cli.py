@@ -433,7 +433,15 @@ def bench_service(
 @click.option(
     "--korean",
     is_flag=True,
-    help="The Korean conversations (tests/fixtures/korean_conversations) instead of LoCoMo.",
+    help="The Korean conversations (tests/fixtures/korean_conversations*) instead of LoCoMo.",
+)
+@click.option(
+    "--korean-round",
+    type=click.Choice(["1", "2"]),
+    default="1",
+    show_default=True,
+    help="With --korean: round 1 (korean_conversations/, two conversations to tune, two "
+    "held out) or round 2 (korean_conversations_round2/, four long ones, all held out).",
 )
 @click.option(
     "--budgets",
@@ -455,6 +463,7 @@ def bench_locomo(
     ctx: click.Context,
     data_dir: str,
     korean: bool,
+    korean_round: str,
     budgets: str,
     embedder: str,
     write: str | None,
@@ -468,6 +477,7 @@ def bench_locomo(
     Example:
       graphmem-bench locomo --budgets 2000,4000,8000,16000 --write BENCHMARKS.md --plots docs
       graphmem-bench locomo --korean --budgets 2000,4000,8000 --write BENCHMARKS.md
+      graphmem-bench locomo --korean --korean-round 2 --budgets 2000,4000,8000
     """
     from graphmem_bench import locomo as lc
 
@@ -475,18 +485,23 @@ def bench_locomo(
         sizes = tuple(int(b) for b in budgets.split(","))
     except ValueError:
         raise click.BadParameter("budgets must be whole numbers, e.g. 2000,4000") from None
-    dataset = lc.korean_set() if korean else lc.locomo_set(data_dir)
+    if korean_round != "1" and not korean:
+        raise click.UsageError("--korean-round goes with --korean")
+    dataset = lc.korean_set(int(korean_round)) if korean else lc.locomo_set(data_dir)
     connect = _memories(ctx.obj["uri"], "locomo-schema")
     res = lc.run(connect, dataset, sizes, embedder, progress=lambda m: click.echo(m, err=True))
     cmd = (
         "graphmem-bench locomo"
         + (" --korean" if korean else "")
+        + (f" --korean-round {korean_round}" if korean_round != "1" else "")
         + f" --budgets {budgets}"
         + (f" --embedder {embedder}" if embedder != "e5" else "")
         + (f" --write {write}" if write else "")
         + (f" --plots {plot_dir}" if plot_dir else "")
     )
     name = "korean_conversations" if korean else "locomo"
+    if korean_round != "1":
+        name += f"_round{korean_round}"
     figures = lc.plot(res, Path(plot_dir), f"{name}_recall") if plot_dir else ()
     _publish(
         lc.markdown(res, cmd), name if embedder == "e5" else f"{name}-{embedder}", write, figures
@@ -544,6 +559,7 @@ SPLITS = {
     "dev": "block_requests",
     "round2": "block_requests_round2",
     "round3": "block_requests_round3",
+    "round4": "block_requests_round4",
     "heldout": "block_requests_heldout",
 }
 
@@ -556,7 +572,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/, block_requests_round3/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round4/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -564,9 +580,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2, round3: block_requests/, block_requests_round2/, "
-    "block_requests_round3/ (read while building); heldout: block_requests_heldout/ "
-    "(round 4, never read).",
+    help="dev, round2, round3, round4: block_requests/, block_requests_round2/ … "
+    "_round4/ (read while building); heldout: block_requests_heldout/ "
+    "(round 5, never read).",
 )
 @click.option(
     "--mode",

@@ -39,6 +39,11 @@ from graphmem_bench.scoring import percentile
 TUNE = ("conv-26", "conv-30", "conv-41", "conv-42", "conv-43")
 KOREAN_TUNE = ("ko-conv-1", "ko-conv-2")
 KOREAN_FIXTURE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "korean_conversations"
+# round -> (folder, tuning conversations); each round's held-out part was frozen first.
+KOREAN_ROUNDS: dict[int, tuple[Path, tuple[str, ...]]] = {
+    1: (KOREAN_FIXTURE, KOREAN_TUNE),
+    2: (KOREAN_FIXTURE.with_name("korean_conversations_round2"), ()),
+}
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 CONTROLS = ("graphmem", "rrf", "e5", "bm25s", "newest")
 BUDGETS = (2000, 4000, 8000, 16000)
@@ -57,11 +62,15 @@ def locomo_set(data_dir: str | Path) -> Dataset:
     return Dataset("LoCoMo", locomo.load_conversations(data_dir), TUNE)
 
 
-def korean_set(folder: str | Path = KOREAN_FIXTURE) -> Dataset:
+def korean_set(round_: int = 1) -> Dataset:
+    """The Korean conversations written blind: round 1 (ko-conv-1 … 4, two of them to
+    tune) or round 2 (ko-conv-5 … 8, long ones, all held out)."""
+    folder, tune = KOREAN_ROUNDS[round_]
     paths = sorted(Path(folder).glob("ko-conv-*.json"))
     if not paths:
         raise FileNotFoundError(f"no ko-conv-*.json in {folder}")
-    return Dataset("Korean conversations", locomo.load_files(paths), KOREAN_TUNE, korean=True)
+    name = "Korean conversations" + (f", round {round_}" if round_ > 1 else "")
+    return Dataset(name, locomo.load_files(paths), tune, korean=True)
 
 
 @dataclass
@@ -183,12 +192,17 @@ def markdown(res: Result, command: str) -> str:
     out = [
         f"Command: `{command}`\n",
         f"{res.dataset}: {res.turns:,} turns; questions (categories 1-4 with gold turns): "
-        f"tune {res.questions['tune']}, held-out {res.questions['held-out']}. Tuning used "
-        f"the tune conversations ({', '.join(res.tune)}) only. Embedder: {res.embedder}; "
+        f"tune {res.questions['tune']}, held-out {res.questions['held-out']}. "
+        + (
+            f"Tuning used the tune conversations ({', '.join(res.tune)}) only. "
+            if res.tune
+            else "Every conversation is held out. "
+        )
+        + f"Embedder: {res.embedder}; "
         f"every turn's vector was kept {res.keep_seconds:.0f} s after ingest (all "
         "conversations, the bundled CPU model) before the questions were asked.\n",
     ]
-    for split in ("held-out", "tune"):
+    for split in ("held-out", "tune") if res.tune else ("held-out",):
         out.append(f"\n**{split}**: evidence recall by budget (characters)\n")
         out.append("| control | " + " | ".join(f"{b:,}" for b in res.budgets) + " |")
         out.append("|---|" + "---:|" * len(res.budgets))
