@@ -463,3 +463,47 @@ def test_a_name_no_record_says_is_unknown_but_a_word_they_say_is_not(memory):
     assert not b.lines and "Marco" in b.reason, b
     b = memory.block("how many vials is Shingrix down to?", "Colm Byrne", now="2026-03-12")
     assert "6 Shingrix vials" in b.text, b
+
+
+def _cards_and_cameras(memory):
+    memory.ingest(
+        [
+            Record(
+                "Dana: good news, the fuel card goes up to $200 a week",
+                speaker="Dana Cole",
+                participants=("Dana Cole", "Ravi Shah"),
+                observed_at="2026-05-01",
+                facts=(Fact("Ravi Shah", "fuel card limit", "$200 per week"),),
+            ),
+            Record(
+                "Ravi: my backup body is in locker 14",
+                speaker="Ravi Shah",
+                participants=("Ravi Shah", "Dana Cole"),
+                observed_at="2026-05-02",
+                facts=(Fact("Ravi Shah", "backup camera location", "locker 14"),),
+            ),
+            Record(
+                "Dana: 다음 월간회의는 3시예요",
+                speaker="Dana Cole",
+                participants=("Dana Cole", "Ravi Shah"),
+                observed_at="2026-05-02",
+                facts=(Fact("Dana Cole", "월간회의 시간", "오후 3시"),),
+            ),
+        ]
+    )
+
+
+def test_another_kind_of_the_same_thing_gets_nothing_but_a_synonym_does(memory):
+    """Two kinds of one thing are not one answer: the petty cash card is not the fuel
+    card; a synonym of the kind still is (e5 puts "주간회의" as near "월간회의" as a
+    synonym, so Korean compounds are told apart only where meaning says so)."""
+    _cards_and_cameras(memory)
+    b = memory.block("what's Ravi's petty cash card limit?", "Dana Cole", now="2026-05-05")
+    assert b.abstained and b.text == "" and "another kind" in b.reason, b
+    for request, value in (
+        ("what's Ravi's fuel card limit?", "$200"),
+        ("where's Ravi's spare camera?", "locker 14"),
+        ("Dana 월간회의 몇 시예요?", "3시"),
+    ):
+        b = memory.block(request, "Dana Cole", now="2026-05-05")
+        assert value in b.text, (request, b)

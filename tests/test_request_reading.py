@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphmem.reads.request_reading import (
+    another_kind,
     match_fact,
     name_word_set,
     read_request,
@@ -217,3 +218,31 @@ def test_a_person_no_one_stored_is_read_in_a_persons_place(
     korean = any("가" <= ch <= "힣" for ch in request_text)
     names = name_word_set(["김민수"] if korean else ["Hana Yoon"])
     assert read_request(request_text, names).unknown_people == unknown
+
+
+@pytest.mark.parametrize(
+    ("request_text", "relation", "about", "kinds"),
+    [
+        (
+            "what's the limit on the petty cash card?",
+            "fuel card limit",
+            "the fuel card: $200",
+            ("petty cash card", "fuel card"),
+        ),
+        (
+            "when's my CPR recertification?",
+            "EMD recertification deadline",
+            "EMD due April 30",
+            ("cpr recertification", "emd recertification"),
+        ),
+        ("주간회의 언제야", "월간회의 시간", "월간회의는 3시", ("주간회의", "월간회의")),
+        # no kind named, the relation's own kind, a kind the record says, a determiner
+        ("what's the card limit?", "fuel card limit", "the fuel card: $200", None),
+        ("what's the fuel card limit?", "fuel card limit", "the fuel card: $200", None),
+        ("the weekly standup?", "standup time", "weekly standup at 9", None),
+        ("did Celine change her order?", "standing order", "bump our order to 80", None),
+        ("how many eyepieces can we borrow", "lending kit eyepieces", "9 eyepieces", None),
+    ],
+)
+def test_another_kind_names_the_two_kinds_or_none(request_text, relation, about, kinds):
+    assert another_kind(request_text, relation, f"{relation} {about}", frozenset()) == kinds

@@ -36,6 +36,7 @@ from graphmem.reads.request_reading import (
     FactMatch,
     RequestReading,
     accepts,
+    another_kind,
     match_fact,
     names_topic,
     read_request,
@@ -220,6 +221,11 @@ def about(policy: GatePolicy, relation: str, text: str) -> str:
     syns = [k for k, v in policy.registry.synonyms.items() if v == rel]
     return " ".join([rel.replace("_", " "), *(x.replace("_", " ") for x in syns), text])
 
+
+# Two kinds of one thing ("fuel card" / "petty cash card") are further apart in meaning
+# than a kind and its synonym ("backup camera" / "spare camera"): e5's cosine between the
+# two phrases as passages; chosen on the development splits.
+KINDS_APART = 0.93
 
 # The reading gate by meaning. A fact no word of the request names is served only when it
 # is the single fact of the person asked about closest in meaning to the request (of any
@@ -417,7 +423,17 @@ def _keyed(
     why = "no current line states what the request asks"
     abouts = [about(policy, rel, r.text) for r, _subj, rel, _value in facts]
 
+    # "the petty cash card" is not the fuel card: a fact of another kind is no answer,
+    # by words or by meaning. Words find the two kinds; meaning tells another kind from
+    # a synonym ("the spare camera" is the backup camera).
+    other = [
+        _another_kind(policy, req.request, rel, a, snap.person_words)
+        for (_r, _s, rel, _v), a in zip(facts, abouts, strict=True)
+    ]
+
     def match(i: int) -> FactMatch:
+        if other[i]:
+            return FactMatch(False, 0.0, "it is about another kind")
         _r, _subj, rel, value = facts[i]
         declared = policy.registry.value_types.get(normalize_relation(rel))
         vtype = value_type(value, declared)
@@ -460,7 +476,8 @@ def _keyed(
             score = m.coverage * WORD_WEIGHT + (closeness[i] if closeness else m.coverage)
             chosen.append((score, pool.get(r.pos, 0.0), r.pos, r))
         elif (
-            i == best_typed
+            not other[i]
+            and i == best_typed
             and closeness[i] >= floor
             and closeness[i] >= nearest - NEAREST_SLACK
             and (m.typed or _asks_anything(reading))
@@ -472,6 +489,18 @@ def _keyed(
     best = chosen[0][0]
     lines = [BlockLine(r, s) for score, s, _pos, r in chosen if score >= best - 1e-9]
     return _served(lines, req, posterior)
+
+
+def _another_kind(
+    policy: GatePolicy, request: str, relation: str, about: str, names: frozenset[str]
+) -> bool:
+    if policy.meaning is None:
+        return False  # without meaning a synonym looks like another kind: serve as before
+    phrases = another_kind(request, relation, about, names)
+    if phrases is None:
+        return False
+    asked, stored = policy.meaning.passages(list(phrases))
+    return float(asked @ stored) < KINDS_APART
 
 
 def _asks_anything(reading: RequestReading) -> bool:
