@@ -333,6 +333,8 @@ def test_a_speaker_is_named_once_per_line():
     said = ER(3, "Minjun Kim: our sync is at 9", speaker="Minjun Kim").line()
     assert said == "3. Minjun Kim: our sync is at 9\n"
     assert ER(4, "sure", speaker="Jiyoung").line() == "4. Jiyoung: sure\n"
+    assert ER(5, "Dana: good news", speaker="Dana Cole").line() == "5. Dana: good news\n"
+    assert ER(6, "hi", speaker=" ").line() == "6. hi\n"
 
 
 def test_normalized_substring_scoring():

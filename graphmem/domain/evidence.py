@@ -61,12 +61,28 @@ class EvidenceRecord:
         begin with the name already, and the days its relative time phrases mean
         (temporal questions are answered from them). The day the record was said is
         a heading above its run of lines (``day_heading``)."""
-        who = ""
-        if self.speaker and not self.text.startswith(f"{self.speaker}:"):
-            who = f"{self.speaker}: "
+        cached: str | None = self.__dict__.get("_line")
+        if cached is None:  # laid out more than once per call: computed once
+            cached = self._render_line()
+            object.__setattr__(self, "_line", cached)
+        return cached
+
+    def _render_line(self) -> str:
+        speaker = (self.speaker or "").strip()
+        who = f"{speaker}: " if speaker and not _names_itself(self.text, speaker) else ""
         times = self.resolved_times()
         resolved = f" ({'; '.join(times)})" if times else ""
         return f"{self.pos}. {who}{self.text}{resolved}\n"
+
+
+def _names_itself(text: str, speaker: str) -> bool:
+    """Whether the text begins with its speaker's name, whole or the first word of it
+    ("Dana: …" said by Dana Cole), as chat lines written with the name often do."""
+    colon = text.find(":", 0, len(speaker) + 2)
+    if colon < 0:
+        return False
+    head = text[:colon].strip().casefold()
+    return bool(head) and head in (speaker.casefold(), speaker.split()[0].casefold())
 
 
 def day_heading(before: str, day: str) -> str:
@@ -149,16 +165,20 @@ def render_selected(
     by_pos: dict[int, EvidenceRecord] = {}
     for r in keyed:
         by_pos.setdefault(r.pos, r)
-    layout = _Layout(budget_chars - len(header))
-    for pos in sorted(by_pos, reverse=True):
-        if not layout.add(by_pos[pos]):
-            break
-    total = len(by_pos)
+    layout = _Layout.newest_that_fit(
+        [by_pos[p] for p in sorted(by_pos, reverse=True)], budget_chars - len(header)
+    )
+    fresh: dict[int, EvidenceRecord] = {}
     for r in ranked:
-        if r.pos in by_pos or layout.holds(r.pos):
-            continue
-        total += 1
-        layout.add(r)
+        if r.pos not in by_pos:
+            fresh.setdefault(r.pos, r)
+    total = len(by_pos) + len(fresh)
+    # A budget that holds them all is laid out at once, not searched record by record.
+    if sum(len(r.text) for r in fresh.values()) > layout.room or not layout.add_all(fresh.values()):
+        for r in fresh.values():
+            # Most do not fit once the room is spent: a line is longer than its text.
+            if len(r.text) < layout.room and len(r.line()) <= layout.room:
+                layout.add(r)
     return header + layout.text(), layout.records(), len(layout.records()) < total
 
 
@@ -171,11 +191,52 @@ class _Layout:
         self._positions: list[int] = []
         self._kept: dict[int, EvidenceRecord] = {}
 
+    @classmethod
+    def newest_that_fit(cls, newest_first: Iterable[EvidenceRecord], room: int) -> _Layout:
+        """The newest records that fit, a contiguous suffix: each one is older than all
+        kept so far, so its cost is that of a first line (no list insertions)."""
+        kept: list[EvidenceRecord] = []
+        for r in newest_first:
+            day = r.day()
+            cost = len(r.line()) + len(day_heading("", day))
+            if kept:
+                after = kept[-1].day()
+                cost += len(day_heading(day, after)) - len(day_heading("", after))
+            if cost > room:
+                break
+            kept.append(r)
+            room -= cost
+        layout = cls(room)
+        for r in reversed(kept):
+            layout._positions.append(r.pos)
+            layout._kept[r.pos] = r
+        return layout
+
+    def add_all(self, records: Iterable[EvidenceRecord]) -> bool:
+        """Keep every one of ``records`` if together they fit; whether they did."""
+        merged = dict(self._kept)
+        merged.update((r.pos, r) for r in records)
+        ordered = [merged[p] for p in sorted(merged)]
+        used = sum(len(r.line()) for r in ordered)
+        used += sum(
+            len(day_heading(ordered[i - 1].day() if i else "", r.day()))
+            for i, r in enumerate(ordered)
+        )
+        kept_now = len(self.text())
+        if used - kept_now > self.room:
+            return False
+        self.room -= used - kept_now
+        self._kept = merged
+        self._positions = sorted(merged)
+        return True
+
     def holds(self, pos: int) -> bool:
         return pos in self._kept
 
     def add(self, r: EvidenceRecord) -> bool:
         """Keep ``r`` if it fits; whether it did."""
+        if len(r.line()) > self.room:  # headings never make a record cheaper than its line
+            return False
         i = bisect.bisect_left(self._positions, r.pos)
         before = self._kept[self._positions[i - 1]].day() if i > 0 else ""
         day = r.day()

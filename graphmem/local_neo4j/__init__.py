@@ -211,15 +211,20 @@ class LocalNeo4j:
         return pid
 
     def _mark_stopping(self) -> None:
+        """Record in the pid file that this process is stopping the server, so that a
+        start meanwhile neither reuses a server about to exit nor races a live stop."""
         with contextlib.suppress(OSError, ValueError):
             info = json.loads(self._pid_file.read_text())
-            self._pid_file.write_text(json.dumps({**info, "stopping": True}))
+            tmp = self._pid_file.with_suffix(".tmp")
+            tmp.write_text(json.dumps({**info, "stopping": os.getpid()}))
+            os.replace(tmp, self._pid_file)  # never a half-written pid file
 
-    def _stopping(self) -> bool:
+    def _stopper(self) -> int:
+        """The process that marked the server as stopping, or 0."""
         try:
-            return bool(json.loads(self._pid_file.read_text()).get("stopping"))
-        except (OSError, ValueError, AttributeError):
-            return False
+            return int(json.loads(self._pid_file.read_text()).get("stopping") or 0)
+        except (OSError, ValueError, TypeError, AttributeError):
+            return 0
 
     def _http_ok(self) -> bool:
         try:
@@ -277,7 +282,13 @@ class LocalNeo4j:
         from graphmem.local_neo4j.compact import discard_abandoned, restore_interrupted
 
         pid = self._read_pid()
-        if pid is not None and self._stopping():
+        stopper = self._stopper() if pid is not None else 0
+        if stopper and stopper != os.getpid() and _pid_alive(stopper):
+            raise LocalNeo4jError(
+                f"Neo4j on {self.data_dir} is being stopped by process {stopper} (a stop "
+                "or a compaction); start it again once that has ended."
+            )
+        if pid is not None and stopper:
             # A stop was under way when its caller died (a compaction killed as it
             # stopped the server): the server may still answer for a moment, so
             # reusing it would hand out a server about to go. Finish the stop.

@@ -28,6 +28,7 @@ __all__ = [
     "RequestReading",
     "accepts",
     "another_kind",
+    "kind_words",
     "match_fact",
     "name_word_set",
     "read_request",
@@ -605,16 +606,28 @@ def names_topic(reading: RequestReading, about: str) -> bool:
     return any(_found(w, text, words) for w in reading.topic)
 
 
-# Words that sit between a kind and its head without being the kind: "the GCP 쪽 budget".
-_NOT_KINDS = _wordlist("쪽 거 것 건 관련 용 my our your his her their the a this that")
+# Words before a noun that say which state or instance of it, not what kind: "the
+# current card limit", "the usual pickup time".
+_NOT_KINDS = _wordlist(
+    "current new old latest usual actual exact updated final same next last previous "
+    "whole full total"
+)
 
 
-def _kind_words(text: str) -> list[tuple[str, str]]:
-    """A text's words as (as written, normalized), for comparing kinds: Korean by its
-    nouns (a verb before a noun is not its kind: "나오는 시간"), English stemmed."""
-    if has_hangul(text):
-        return [(w, w.casefold()) for w in noun_compounds(text)]
-    return [(w, _normal(w)) for w in _words(text)]
+def kind_words(request: str, names: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    """The request's words as (as written, stemmed) for ``another_kind``, once per
+    request: English only, without people's names and words in verb position ("did
+    Ravi raise card limit"). Korean compounds ("주간회의" / "월간회의") are left out: e5
+    puts them as close as synonyms, so meaning could not tell them apart."""
+    if has_hangul(request):
+        return ()
+    words = _words(request)
+    verbs = _verb_positions(words, names)
+    return tuple(
+        (w, _normal(w))
+        for i, w in enumerate(words)
+        if i not in verbs and w not in names and _normal(w) not in names
+    )
 
 
 def _content(*forms: str) -> bool:
@@ -622,74 +635,54 @@ def _content(*forms: str) -> bool:
     return all(
         len(w) >= 2
         and w not in _EN_STOP
-        and w not in _KO_STOP
         and w not in _AUX
         and w not in _NOT_KINDS
-        and w not in KOREAN_TITLES
         and not w.isdigit()
+        and not w.endswith("'s")
         for w in forms
     )
 
 
-def _shares_tail(a: str, b: str) -> tuple[str, str] | None:
-    """Two Korean compounds with one head and different fronts ("주간회의", "월간회의"):
-    the fronts; None otherwise."""
-    if not (has_hangul(a) and has_hangul(b)) or a == b:
-        return None
-    n = 0
-    while n < min(len(a), len(b)) and a[-1 - n] == b[-1 - n]:
-        n += 1
-    if n >= 2 and len(a) - n >= 1 and len(b) - n >= 1:
-        return a[: len(a) - n], b[: len(b) - n]
-    return None
-
-
 def another_kind(
-    request: str, relation: str, about: str, names: frozenset[str]
+    asked_words: tuple[tuple[str, str], ...], relation: str, about: str
 ) -> tuple[str, str] | None:
-    """Whether the request may ask about another kind of the thing a relation names: the
-    two share a head noun, each puts its own kind before it, and neither kind is said on
-    the other side ("the petty cash card" / "fuel card limit", "CPR recertification" /
-    "EMD recertification deadline", "주간회의" / "월간회의"). Returns the two phrases
-    (asked, stored), for meaning to tell a synonym ("spare" / "backup") from another kind;
-    None when the request names no kind ("the card limit") or the relation's own."""
-    asked_words = [(a, w) for a, w in _kind_words(request) if w not in names]
+    """Whether a request (its ``kind_words``) may ask about another kind of the thing a
+    relation names: the two share a head noun, each puts its own kind before it, and
+    neither kind is said on the other side ("the petty cash card" / "fuel card limit",
+    "forklift training" / "ladder safety training"). Returns the two phrases (asked,
+    stored), for meaning to tell a synonym ("spare" / "backup camera") from another
+    kind; None when the request names no kind ("the card limit") or the relation's own."""
+    if not asked_words or has_hangul(relation):
+        return None
     asked = [w for _a, w in asked_words]
-    rel_words = _kind_words(relation)
-    rel = [w for _a, w in rel_words]
+    rel_words = [(w, _normal(w)) for w in _words(relation)]
     _text, said = _description(about)
     said_text = about.casefold()
     for i, w in enumerate(asked):
-        for j, r in enumerate(rel):
-            fronts = _shares_tail(w, r)
-            if fronts is not None:
-                mine, theirs = [fronts[0]], [fronts[1]]
-                phrases = (asked_words[i][0], rel_words[j][0])
-            elif w == r and _content(*asked_words[i]) and not has_hangul(w) and i > 0 < j:
-                mine = _kind_before(asked_words, i)
-                theirs = [t for a, t in rel_words[:j] if _content(a, t)]
-                phrases = (
-                    " ".join(a for a, _w in asked_words[i - len(mine) : i + 1]),
-                    " ".join(a for a, _w in rel_words[: j + 1]),
-                )
-            else:
+        if i == 0 or not _content(*asked_words[i]):
+            continue
+        for j, (_r_written, r) in enumerate(rel_words):
+            if j == 0 or w != r:
                 continue
+            mine = _kind_before(asked_words, i)
+            theirs = [t for a, t in rel_words[:j] if _content(a, t)]
             if not mine or not theirs:
                 continue
-            if any(_found(m, said_text, said) for m in mine):
+            if any(_found(m, said_text, said) for m in mine) or any(t in asked for t in theirs):
                 continue
-            if any(t in asked for t in theirs):
-                continue
-            return phrases
+            return (
+                " ".join(a for a, _w in asked_words[i - len(mine) : i + 1]),
+                " ".join(a for a, _w in rel_words[: j + 1]),
+            )
     return None
 
 
-def _kind_before(words: list[tuple[str, str]], i: int) -> list[str]:
+def _kind_before(words: tuple[tuple[str, str], ...], i: int) -> list[str]:
     """The words just before ``words[i]`` that name its kind ("petty cash card"), up to
     two: a determiner or a possessive ("her order", "our flight") starts the phrase."""
     out: list[str] = []
     for written, w in reversed(words[max(i - 2, 0) : i]):
-        if not _content(written, w) or written.endswith("'s"):
+        if not _content(written, w):
             break
         out.insert(0, w)
     return out

@@ -22,7 +22,7 @@ import httpx
 import pytest
 from neo4j import GraphDatabase
 
-from graphmem import LocalNeo4j, Memory, StoreUnavailableError
+from graphmem import LocalNeo4j, LocalNeo4jError, Memory, StoreUnavailableError
 from graphmem.local_neo4j.compact import LEASE_S, content_checksum
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -303,18 +303,32 @@ def test_kill_9_at_each_step_leaves_the_graph_whole(server: LocalNeo4j, step: st
                 time.sleep(0.5)
 
 
+def _mark_stopped_by(server: LocalNeo4j, pid: int) -> None:
+    info = json.loads(server._pid_file.read_text())
+    server._pid_file.write_text(json.dumps({**info, "stopping": pid}))
+
+
 def test_start_after_a_stop_whose_caller_died_gives_a_server_that_stays(
     server: LocalNeo4j,
 ) -> None:
     """A compaction killed just as it stopped the server leaves a server that still
-    answers for a moment; start must finish that stop, not reuse the dying server."""
+    answers for a moment; start must finish that stop, not reuse the dying server. A
+    stop whose caller is alive is not raced: start says so."""
     ns = f"cs-{uuid.uuid4().hex[:8]}"
     with Memory.connect(server.bolt_url, ns) as m:
         _remember(m, "kept")
     before = _checksum(server)
     pid = server.status().pid
     assert pid is not None
-    server._mark_stopping()  # what stop() does first; its caller dies here
+    stopper = subprocess.Popen(["sleep", "60"])
+    try:
+        _mark_stopped_by(server, stopper.pid)  # a stop under way in another process
+        with pytest.raises(LocalNeo4jError, match="being stopped by process"):
+            server.start()
+    finally:
+        stopper.kill()
+        stopper.wait()
+    # The stopper died between marking the server and stopping it.
     status = server.start()
     assert status.running and not status.reused
     assert server.status().pid != pid

@@ -28,7 +28,7 @@ from graphmem.domain.block import (
 )
 from graphmem.domain.keys import RelationRegistry, normalize_name, normalize_relation
 from graphmem.domain.model import _iso, utc_now_iso
-from graphmem.embedding import VectorCache
+from graphmem.embedding import BundledE5, VectorCache
 from graphmem.extract.slots import DEFAULT_SLOTS, SlotSpec
 from graphmem.language.text import has_hangul
 from graphmem.reads.blocks.index import BlockSnapshot
@@ -37,6 +37,7 @@ from graphmem.reads.request_reading import (
     RequestReading,
     accepts,
     another_kind,
+    kind_words,
     match_fact,
     names_topic,
     read_request,
@@ -426,10 +427,7 @@ def _keyed(
     # "the petty cash card" is not the fuel card: a fact of another kind is no answer,
     # by words or by meaning. Words find the two kinds; meaning tells another kind from
     # a synonym ("the spare camera" is the backup camera).
-    other = [
-        _another_kind(policy, req.request, rel, a, snap.person_words)
-        for (_r, _s, rel, _v), a in zip(facts, abouts, strict=True)
-    ]
+    other = _other_kinds(policy, req.request, [rel for _r, _s, rel, _v in facts], abouts, snap)
 
     def match(i: int) -> FactMatch:
         if other[i]:
@@ -491,16 +489,32 @@ def _keyed(
     return _served(lines, req, posterior)
 
 
-def _another_kind(
-    policy: GatePolicy, request: str, relation: str, about: str, names: frozenset[str]
-) -> bool:
-    if policy.meaning is None:
-        return False  # without meaning a synonym looks like another kind: serve as before
-    phrases = another_kind(request, relation, about, names)
-    if phrases is None:
-        return False
-    asked, stored = policy.meaning.passages(list(phrases))
-    return float(asked @ stored) < KINDS_APART
+def _other_kinds(
+    policy: GatePolicy,
+    request: str,
+    relations: list[str],
+    abouts: list[str],
+    snap: BlockSnapshot,
+) -> list[bool]:
+    """For each fact, whether the request asks about another kind of its thing: only
+    with the bundled e5, whose closeness ``KINDS_APART`` was chosen for (without meaning
+    a synonym looks like another kind, so nothing is refused)."""
+    other = [False] * len(relations)
+    if policy.meaning is None or policy.meaning.model != BundledE5.name:
+        return other
+    asked = kind_words(request, snap.person_words)
+    pairs: dict[int, tuple[str, str]] = {}
+    for i, (rel, about) in enumerate(zip(relations, abouts, strict=True)):
+        found = another_kind(asked, rel, about)
+        if found is not None:
+            pairs[i] = found
+    if not pairs:
+        return other
+    phrases = list(dict.fromkeys(x for p in pairs.values() for x in p))
+    rows = dict(zip(phrases, policy.meaning.passages(phrases), strict=True))
+    for i, (asked_phrase, stored_phrase) in pairs.items():
+        other[i] = float(rows[asked_phrase] @ rows[stored_phrase]) < KINDS_APART
+    return other
 
 
 def _asks_anything(reading: RequestReading) -> bool:
