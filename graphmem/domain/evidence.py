@@ -187,26 +187,34 @@ class _Layout:
     counts the day headings it adds or splits, so the text never exceeds the room."""
 
     def __init__(self, room: int) -> None:
+        self.capacity = room
         self.room = room
         self._positions: list[int] = []
         self._kept: dict[int, EvidenceRecord] = {}
+
+    @staticmethod
+    def _cost(r: EvidenceRecord, before: str, after: str | None) -> int:
+        """What ``r`` costs between a line said on ``before`` and one said on ``after``
+        (None: no line after it): its line, its heading, and the heading it changes for
+        the line after it."""
+        day = r.day()
+        cost = len(r.line()) + len(day_heading(before, day))
+        if after is not None:
+            cost += len(day_heading(day, after)) - len(day_heading(before, after))
+        return cost
 
     @classmethod
     def newest_that_fit(cls, newest_first: Iterable[EvidenceRecord], room: int) -> _Layout:
         """The newest records that fit, a contiguous suffix: each one is older than all
         kept so far, so its cost is that of a first line (no list insertions)."""
+        layout = cls(room)
         kept: list[EvidenceRecord] = []
         for r in newest_first:
-            day = r.day()
-            cost = len(r.line()) + len(day_heading("", day))
-            if kept:
-                after = kept[-1].day()
-                cost += len(day_heading(day, after)) - len(day_heading("", after))
-            if cost > room:
+            cost = cls._cost(r, "", kept[-1].day() if kept else None)
+            if cost > layout.room:
                 break
             kept.append(r)
-            room -= cost
-        layout = cls(room)
+            layout.room -= cost
         for r in reversed(kept):
             layout._positions.append(r.pos)
             layout._kept[r.pos] = r
@@ -216,22 +224,17 @@ class _Layout:
         """Keep every one of ``records`` if together they fit; whether they did."""
         merged = dict(self._kept)
         merged.update((r.pos, r) for r in records)
-        ordered = [merged[p] for p in sorted(merged)]
-        used = sum(len(r.line()) for r in ordered)
-        used += sum(
-            len(day_heading(ordered[i - 1].day() if i else "", r.day()))
-            for i, r in enumerate(ordered)
-        )
-        kept_now = len(self.text())
-        if used - kept_now > self.room:
+        positions = sorted(merged)
+        used, day = 0, ""
+        for p in positions:
+            used += len(day_heading(day, merged[p].day())) + len(merged[p].line())
+            day = merged[p].day()
+        if used > self.capacity:
             return False
-        self.room -= used - kept_now
+        self.room = self.capacity - used
         self._kept = merged
-        self._positions = sorted(merged)
+        self._positions = positions
         return True
-
-    def holds(self, pos: int) -> bool:
-        return pos in self._kept
 
     def add(self, r: EvidenceRecord) -> bool:
         """Keep ``r`` if it fits; whether it did."""
@@ -239,11 +242,8 @@ class _Layout:
             return False
         i = bisect.bisect_left(self._positions, r.pos)
         before = self._kept[self._positions[i - 1]].day() if i > 0 else ""
-        day = r.day()
-        cost = len(r.line()) + len(day_heading(before, day))
-        if i < len(self._positions):
-            after = self._kept[self._positions[i]].day()
-            cost += len(day_heading(day, after)) - len(day_heading(before, after))
+        after = self._kept[self._positions[i]].day() if i < len(self._positions) else None
+        cost = self._cost(r, before, after)
         if cost > self.room:
             return False
         self._positions.insert(i, r.pos)
