@@ -560,6 +560,7 @@ SPLITS = {
     "round2": "block_requests_round2",
     "round3": "block_requests_round3",
     "round4": "block_requests_round4",
+    "round5": "block_requests_round5",
     "heldout": "block_requests_heldout",
 }
 
@@ -572,7 +573,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ … _round4/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round5/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -580,9 +581,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2, round3, round4: block_requests/, block_requests_round2/ … "
-    "_round4/ (read while building); heldout: block_requests_heldout/ "
-    "(round 5, never read).",
+    help="dev, round2 … round5: block_requests/, block_requests_round2/ … "
+    "_round5/ (read while building); heldout: block_requests_heldout/ "
+    "(round 6, never read).",
 )
 @click.option(
     "--mode",
