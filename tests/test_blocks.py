@@ -440,6 +440,44 @@ def test_what_is_asked_is_no_cue_to_who_is_meant(memory):
     assert not b.lines, b
 
 
+def test_a_family_name_initial_tells_namesakes_apart(memory):
+    _two_noors(memory)
+    # Greta's ties are to Noor Hassan; "Noor V" names the other one.
+    b = memory.block("when's Noor V's back?", "Greta Lind", now="2026-04-05")
+    assert "May 25" in b.text and "May 11" not in b.text, b
+    b = memory.block("is noor h back on the 11th?", "Eve Stone", now="2026-04-05")
+    assert "May 11" in b.text and "May 25" not in b.text, b
+
+
+def test_a_word_of_what_both_namesakes_have_stored_is_no_cue(memory):
+    # Both Yusufs have a shift start; only Demir's message happens to say "starting".
+    # "start" is what is asked, "lumber" is who: Karimi.
+    both = ("Beverly Tran", "Yusuf Demir", "Yusuf Karimi")
+    memory.ingest(
+        [
+            Record(
+                "Yusuf D: I'm starting at 8:00am this week at the paint counter",
+                speaker="Yusuf Demir",
+                participants=("Yusuf Demir", "Beverly Tran"),
+                observed_at="2026-03-02",
+                facts=(Fact("Yusuf Demir", "shift start", "8:00am"),),
+            ),
+            Record(
+                "Yusuf K: I'm in at 6:30am for the lumber deliveries",
+                speaker="Yusuf Karimi",
+                participants=("Yusuf Karimi", "Beverly Tran"),
+                observed_at="2026-03-02",
+                facts=(Fact("Yusuf Karimi", "shift start", "6:30am"),),
+            ),
+            Record("Beverly: thanks both", speaker="Beverly Tran", participants=both),
+        ]
+    )
+    b = memory.block(
+        "When does Yusuf from lumber start in the mornings?", "Beverly Tran", now="2026-03-05"
+    )
+    assert "6:30am" in b.text and "8:00am" not in b.text, b
+
+
 def test_a_name_no_record_says_is_unknown_but_a_word_they_say_is_not(memory):
     memory.ingest(
         [

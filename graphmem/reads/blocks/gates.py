@@ -268,11 +268,11 @@ def _who_is_asked(
     as_stored = snap.stored_name.get(normalize_name(req.partner))
     for mention, es in mention_candidates(req.request, snap.people).items():
         if len(es) > 1:
+            es = _by_initial(req.request, mention, es)
+        if len(es) > 1:
             cue: dict[str, int] = {}
             if len(es) <= 16:  # cues are read for a few namesakes, not for a thousand
-                near = _beside(req.request, mention)
-                words = [w for w in topic if w in near]
-                cue = {e: sum(w in snap.person_text(e) for w in words) for e in es}
+                cue = _cues(req.request, mention, es, snap, topic)
             top = max(cue.values(), default=0)
             mine = _the_partner(as_stored, es)
             if top and list(cue.values()).count(top) == 1:
@@ -299,6 +299,36 @@ def _who_is_asked(
                 es = [best]
         asked.add(normalize_name(es[0]))
     return asked
+
+
+def _by_initial(request: str, mention: str, namesakes: list[str]) -> list[str]:
+    """The namesakes a family-name initial after the given name leaves ("Hugo M",
+    "Lucia G."): all of them when there is none or it fits none."""
+    words = [re.sub(r"['’]s$", "", w) for w in _NAME_WORD.findall(request.casefold())]
+    first = mention.split()[-1]
+    initials = {
+        words[i + 1]
+        for i, w in enumerate(words[:-1])
+        if w == first and len(words[i + 1]) == 1 and words[i + 1].isalpha()
+    }
+    if not initials or len(mention.split()) > 1:
+        return namesakes
+    fits = [
+        e
+        for e in namesakes
+        if any(p[:1] in initials for p in normalize_name(e).split() if p != first)
+    ]
+    return fits or namesakes
+
+
+def _cues(
+    request: str, mention: str, namesakes: list[str], snap: BlockSnapshot, topic: Sequence[str]
+) -> dict[str, int]:
+    """For each namesake, how many words said beside the mention ("Yusuf from lumber")
+    are found in what memory holds about that namesake."""
+    near = _beside(request, mention)
+    words = [w for w in topic if w in near]
+    return {e: sum(w in snap.person_text(e) for w in words) for e in namesakes}
 
 
 def _said_anywhere(snap: BlockSnapshot, word: str) -> bool:

@@ -95,14 +95,24 @@ class BlockSnapshot:
     _texts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def person_text(self, person: str) -> str:
-        """Everything said in the records a person is in, case-folded: where the reading
-        gate looks for a cue that tells namesakes apart. Built on first use (only
-        namesakes need it), a bounded number kept."""
+        """Everything said in the records a person is in and the names of their facts,
+        case-folded: where the reading gate looks for a cue that tells namesakes apart.
+        Built on first use (only namesakes need it), a bounded number kept."""
         key = normalize_name(person)
         text = self._texts.get(key)
         if text is None:
-            texts = self.records.texts
-            text = "\n".join(texts[i].casefold() for i in self.by_person.get(key, ()))
+            texts, facts = self.records.texts, self.records.facts
+            said = [texts[i] for i in self.by_person.get(key, ())]
+            # The names of the person's own facts too: namesakes mostly have the same
+            # things stored ("shift start" for both Yusufs), so a word of what is asked
+            # is then found for each of them and tells none apart.
+            said += [
+                rel.replace("_", " ")
+                for i in self.by_subject.get(key, ())
+                for subj, rel, _ in facts[i]
+                if normalize_name(subj) == key
+            ]
+            text = "\n".join(t.casefold() for t in said)
             if len(self._texts) >= 4096:
                 self._texts.clear()
             self._texts[key] = text
