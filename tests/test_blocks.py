@@ -531,6 +531,26 @@ def _cards_and_cameras(memory):
     )
 
 
+def test_what_a_korean_request_sets_aside_is_not_served(memory):
+    """ "주차 말고 관광버스 대수" asks for the coaches, not the parking: the parking's
+    line is no answer, however close in meaning; asked plainly, it is."""
+    memory.ingest(
+        [
+            Record(
+                "한정호: 주차는 건물 뒤편에 20대까지 가능합니다.",
+                speaker="한정호",
+                participants=("한정호", "윤상훈"),
+                observed_at="2026-02-24",
+                facts=(Fact("한정호", "주차 가능 대수", "20대"),),
+            )
+        ]
+    )
+    b = memory.block("주차 말고 관광버스 대수는 정해졌어요?", "윤상훈", now="2026-03-01")
+    assert b.abstained and b.text == "", b
+    b = memory.block("주차는 몇 대까지 돼요?", "윤상훈", now="2026-03-01")
+    assert "20대" in b.text, b
+
+
 def test_another_kind_of_the_same_thing_gets_nothing_but_a_synonym_does(memory):
     """Two kinds of one thing are not one answer: the petty cash card is not the fuel
     card; a synonym of the kind still is (e5 puts "주간회의" as near "월간회의" as a

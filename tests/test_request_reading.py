@@ -15,6 +15,7 @@ from graphmem.reads.request_reading import (
     name_word_set,
     read_request,
     relation_types,
+    sets_aside,
     states_a_change,
     value_type,
 )
@@ -252,3 +253,21 @@ def test_a_person_no_one_stored_is_read_in_a_persons_place(
 def test_another_kind_names_the_two_kinds_or_none(request_text, relation, about, kinds):
     asked = kind_words(request_text, frozenset({"ravi", "celine"}))
     assert another_kind(asked, relation, f"{relation} {about}") == kinds
+
+
+@pytest.mark.parametrize(
+    ("request_text", "aside", "about", "refused"),
+    [
+        ("주차 말고 관광버스 대수는 정해졌어요?", ("주차",), "주차 가능 대수", True),
+        ("주차 말고 관광버스 대수는 정해졌어요?", ("주차",), "관광버스 대수", False),
+        ("수료식말고 종강 회식은 언제예요?", ("수료식",), "수료식 일시", True),
+        # At the end, 말고 asks "just not that" and sets nothing aside.
+        ("민아 빈소 언제 지키니? 너무 늦게는 말고", (), "빈소 당번", False),
+        ("주차는 몇 대까지 돼요?", (), "주차 가능 대수", False),
+    ],
+)
+def test_a_thing_set_aside_is_no_answer(request_text, aside, about, refused):
+    reading = read_request(request_text)
+    assert reading.set_aside == aside
+    assert not set(aside) & set(reading.topic)
+    assert sets_aside(reading, about) is refused

@@ -33,6 +33,7 @@ __all__ = [
     "name_word_set",
     "read_request",
     "relation_types",
+    "sets_aside",
     "states_a_change",
     "text_types",
     "value_type",
@@ -183,6 +184,9 @@ class RequestReading:
     numbers: tuple[str, ...]
     task: bool = False
     unknown_people: tuple[str, ...] = ()  # "Priya's fee": someone memory never heard of
+    # What the request sets aside to ask about something else: "주차 말고 관광버스 대수"
+    # asks for the coaches, not the parking. A fact about it is no answer.
+    set_aside: tuple[str, ...] = ()
 
 
 # A request that opens with a task for the assistant ("write a haiku", "추천해줘") and asks
@@ -264,6 +268,20 @@ def name_word_set(names: Iterable[str]) -> frozenset[str]:
     return frozenset(words | {_normal(w) for w in words})
 
 
+# "A 말고 B": not A but B. Only with something after it: "너무 늦게는 말고" ends a
+# request ("just not too late") and sets nothing aside.
+_NOT_THIS_BUT = re.compile(r"([가-힣A-Za-z0-9]+)\s*말고\s+(?=[가-힣A-Za-z0-9])")
+
+
+def sets_aside(reading: RequestReading, about: str) -> bool:
+    """Whether ``about`` (a fact's relation, or a plain record's text) is about what the
+    request set aside."""
+    if not reading.set_aside:
+        return False
+    text, words = _description(about)
+    return any(_found(w, text, words) for w in reading.set_aside)
+
+
 def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
     """The reading of one request; ``names`` are the words that name people (dropped
     from the topic: who is asked about is the identity step's business)."""
@@ -304,6 +322,8 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
         if stop or n in _KO_STOP or (len(n) < 2 and not has_hangul(n)):
             continue
         topic.append(n)
+    aside = [_normal(m.group(1).casefold()) for m in _NOT_THIS_BUT.finditer(request)]
+    topic = [w for w in topic if not any(w == a or (has_hangul(a) and a in w) for a in aside)]
     change = bool(_CHANGE.search(request))
     task = bool(_TASK.search(request)) and not asked
     unknown = tuple(
@@ -315,7 +335,13 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
         and request.find(name) > 0
     ) + _unknown_korean_people(request, name_words)
     return RequestReading(
-        asked, change, tuple(dict.fromkeys(topic)), tuple(dict.fromkeys(numbers)), task, unknown
+        asked,
+        change,
+        tuple(dict.fromkeys(topic)),
+        tuple(dict.fromkeys(numbers)),
+        task,
+        unknown,
+        tuple(dict.fromkeys(aside)),
     )
 
 

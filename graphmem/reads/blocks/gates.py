@@ -42,6 +42,7 @@ from graphmem.reads.request_reading import (
     names_topic,
     read_request,
     relation_types,
+    sets_aside,
     states_a_change,
     text_types,
     value_type,
@@ -458,6 +459,8 @@ def _keyed(
     # by words or by meaning. Words find the two kinds; meaning tells another kind from
     # a synonym ("the spare camera" is the backup camera).
     other = _other_kinds(policy, req.request, [rel for _r, _s, rel, _v in facts], abouts, snap)
+    # "주차 말고 관광버스": the parking's fact is what the request set aside.
+    other = [o or sets_aside(reading, a) for o, a in zip(other, abouts, strict=True)]
 
     def match(i: int) -> FactMatch:
         if other[i]:
@@ -593,7 +596,11 @@ def _plain_text(
         (r for r in found if not ({normalize_name(x) for x in r.participants} & ex)),
         key=lambda r: r.pos,
     )
-    typed = [r for r in candidates if accepts(reading, text_types(r.text))]
+    typed = [
+        r
+        for r in candidates
+        if accepts(reading, text_types(r.text)) and not sets_aside(reading, r.text)
+    ]
     if not typed or (not reading.asked and not reading.topic):
         return _empty("no record of theirs states what the request asks", posterior)
     words = [match_fact(reading, "text", r.text, r.text) for r in typed]
