@@ -551,6 +551,24 @@ def test_what_a_korean_request_sets_aside_is_not_served(memory):
     assert "20대" in b.text, b
 
 
+def test_another_month_of_a_thing_stored_by_its_month_gets_nothing(memory):
+    memory.ingest(
+        [
+            Record(
+                "구연주: 단장님, 3월 후원 모금액 340만원 모였어요!",
+                speaker="구연주",
+                participants=("구연주", "엄태길"),
+                observed_at="2026-03-11",
+                facts=(Fact("구연주", "3월 후원 모금액", "340만원"),),
+            )
+        ]
+    )
+    b = memory.block("4월 후원 모금액은 얼마나 모였어?", "엄태길", now="2026-04-20")
+    assert b.abstained and b.text == "", b
+    b = memory.block("3월 후원 모금액은 얼마나 모였어?", "엄태길", now="2026-04-20")
+    assert "340만원" in b.text, b
+
+
 def test_another_kind_of_the_same_thing_gets_nothing_but_a_synonym_does(memory):
     """Two kinds of one thing are not one answer: the petty cash card is not the fuel
     card; a synonym of the kind still is (e5 puts "주간회의" as near "월간회의" as a

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from graphmem.reads.request_reading import (
     another_kind,
+    another_period,
     kind_words,
     match_fact,
     name_word_set,
@@ -271,3 +272,22 @@ def test_a_thing_set_aside_is_no_answer(request_text, aside, about, refused):
     assert reading.set_aside == aside
     assert not set(aside) & set(reading.topic)
     assert sets_aside(reading, about) is refused
+
+
+@pytest.mark.parametrize(
+    ("request_text", "relation", "other"),
+    [
+        ("what's the summer OT budget looking like?", "spring OT budget", True),
+        ("6월 정캠 날짜도 나왔어요?", "5월 정캠 날짜", True),
+        ("겨울휴가는 언제로 잡혔어요?", "여름휴가", True),
+        ("12월 회식 어디서 해요?", "2월 회식 장소", True),
+        ("3월 후원 모금액 얼마야?", "3월 후원 모금액", False),
+        ("sept meetup?", "September meetup", False),
+        # A relation that names no period is any period's; 돌봄 names no spring.
+        ("what's the book for June?", "current book", False),
+        ("4월 3일 진료해요?", "휴진일", False),
+        ("돌봄 시간 언제예요?", "여름 돌봄", False),
+    ],
+)
+def test_another_month_or_season_is_another_thing(request_text, relation, other):
+    assert another_period(request_text, relation) is other

@@ -28,6 +28,7 @@ __all__ = [
     "RequestReading",
     "accepts",
     "another_kind",
+    "another_period",
     "kind_words",
     "match_fact",
     "name_word_set",
@@ -280,6 +281,62 @@ def sets_aside(reading: RequestReading, about: str) -> bool:
         return False
     text, words = _description(about)
     return any(_found(w, text, words) for w in reading.set_aside)
+
+
+# Periods that make one instance of a thing another: "the summer OT budget" is not the
+# spring one, "6월 정캠" is not "5월 정캠". ("may" is left out: "may I ask".)
+_MONTH_NAMES = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+_MONTH_NUMBER = {
+    **{name: n for n, name in enumerate(_MONTH_NAMES, 1) if name != "may"},
+    **{name[:3]: n for n, name in enumerate(_MONTH_NAMES, 1) if name != "may"},
+    "sept": 9,
+}
+_SEASONS = {"spring": "봄", "summer": "여름", "autumn": "가을", "fall": "가을", "winter": "겨울"}
+_KO_MONTH = re.compile(r"(?<!\d)(1[0-2]|[1-9])\s*월(?![가-힣])|(?<!\d)(1[0-2]|[1-9])월")
+_KO_SEASON = re.compile(r"(?<![가-힣])(봄|여름|가을|겨울)")
+
+
+def _periods(text: str) -> tuple[set[str], set[str]]:
+    """The months (as numbers) and seasons (in Korean) a text names."""
+    months: set[str] = set()
+    seasons: set[str] = set()
+    for w in _EN_WORD.findall(text.casefold()):
+        w = w.removesuffix("'s")
+        if w in _MONTH_NUMBER:
+            months.add(str(_MONTH_NUMBER[w]))
+        elif w in _SEASONS:
+            seasons.add(_SEASONS[w])
+    for m in _KO_MONTH.finditer(text):
+        months.add(str(int(m.group(1) or m.group(2))))
+    seasons |= {m.group(1) for m in _KO_SEASON.finditer(text)}
+    return months, seasons
+
+
+def another_period(request: str, relation: str) -> bool:
+    """Whether the request asks about another month or season of the thing a relation
+    names by its period ("summer OT budget" / ``spring OT budget``; "6월 정캠" /
+    ``5월 정캠 날짜``). A relation that names no period is any period's."""
+    rel_months, rel_seasons = _periods(relation.replace("_", " "))
+    if not rel_months and not rel_seasons:
+        return False
+    months, seasons = _periods(request)
+    return bool(
+        (rel_months and months and not rel_months & months)
+        or (rel_seasons and seasons and not rel_seasons & seasons)
+    )
 
 
 def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:

@@ -37,6 +37,7 @@ from graphmem.reads.request_reading import (
     RequestReading,
     accepts,
     another_kind,
+    another_period,
     kind_words,
     match_fact,
     names_topic,
@@ -459,8 +460,12 @@ def _keyed(
     # by words or by meaning. Words find the two kinds; meaning tells another kind from
     # a synonym ("the spare camera" is the backup camera).
     other = _other_kinds(policy, req.request, [rel for _r, _s, rel, _v in facts], abouts, snap)
-    # "주차 말고 관광버스": the parking's fact is what the request set aside.
-    other = [o or sets_aside(reading, a) for o, a in zip(other, abouts, strict=True)]
+    # "주차 말고 관광버스": the parking's fact is what the request set aside; "the summer
+    # budget" is not the spring one.
+    other = [
+        o or sets_aside(reading, a) or another_period(req.request, rel)
+        for o, a, (_r, _s, rel, _v) in zip(other, abouts, facts, strict=True)
+    ]
 
     def match(i: int) -> FactMatch:
         if other[i]:
