@@ -235,6 +235,37 @@ def test_plain_text_in_korean_is_not_replaced_by_a_change_on_another_topic(conne
 
 
 @pytest.mark.integration
+def test_plain_text_in_korean_a_change_said_in_the_same_talk_replaces(connect, namespace):
+    # "물때 때문에 5시로 밀렸어요" replaces the 4:30 sailing though it shares few words
+    # with it; a later change announced by someone else, elsewhere, replaces nothing.
+    with connect(namespace) as memory:
+        memory.ingest(
+            [
+                Record(
+                    "이정필: 회장님, 이번엔 새벽 4시 반에 출항합니다.",
+                    speaker="이정필",
+                    participants=("이정필", "여석진"),
+                    observed_at="2026-10-05",
+                ),
+                Record(
+                    "이정필: 물때 때문에 5시로 밀렸어요.",
+                    speaker="이정필",
+                    participants=("이정필", "여석진"),
+                    observed_at="2026-10-13",
+                ),
+                Record(
+                    "고재만: 선장님, 제 출조 장비 픽업 시간 바뀌었어요, 새벽 3시 반에 갑니다",
+                    speaker="고재만",
+                    participants=("고재만", "이정필"),
+                    observed_at="2026-10-14",
+                ),
+            ]
+        )
+        b = memory.block("배 몇 시에 떠요? 4시 반 맞죠?", "여석진", now="2026-10-15")
+        assert "5시로 밀렸어요" in b.text and "픽업" not in b.text, b
+
+
+@pytest.mark.integration
 def test_plain_text_about_no_one_is_answered_from_any_record(connect, namespace):
     with connect(namespace) as memory:
         memory.ingest(

@@ -107,7 +107,11 @@ _CHANGE = re.compile(
 _REPLACES = re.compile(
     r"\bmov(?:e|ed|es|ing)\b|\bchang(?:e|ed|ing)\b|\binstead\b|\bnow\b|\bdelay|"
     r"\bpush(?:ed)?\b|\bresched|\bswitch|\bnot\b.*\banymore\b|\bactually\b|"
-    r"바뀌|바꼈|바꿨|변경|옮|미뤄|미뤘|연기|대신|이제|말고",
+    r"\bbump(?:ed)?\b|\braised?\b|\bincreas|\breduc|\bbrought\s+forward\b|"
+    r"바뀌|바꼈|바꿨|바꾸|바꿉|바꿔|바꿀|변경|옮|미뤄|미뤘|미루|미룰|미룹|연기|대신|이제|말고|"
+    # pushed back, brought forward, delayed, raised, increased, cut, adjusted
+    r"밀렸|밀려|밀어야|밀게|밀릴|밀립|당겨|당길|당깁|당겼|당기|늦춰|늦춥|늦췄|늦추|"
+    r"올려|올렸|올립|올릴|올랐|올라요|올라서|늘려|늘렸|늘었|늘립|늘릴|줄여|줄였|줄일|줄입|줄었|조정|수정",
     re.I,
 )
 

@@ -432,6 +432,22 @@ def _empty(reason: str, posterior: Mapping[str, float]) -> Block:
     return Block("", [], abstained=True, reason=reason, posterior=dict(posterior))
 
 
+# Forms a value has that say what it is (a time, a date, an amount), as ``text_types``
+# reads them; every record may state a place, a person or a thing.
+_ANY_RECORD = frozenset({"text", "place", "person"})
+
+
+def _replaces(old: ActiveRecord, new: ActiveRecord) -> bool:
+    """Whether a later message can replace an earlier one: the same speaker or the same
+    people talking, and a value of a kind the earlier one stated (any, when the earlier
+    one states a place or a thing, which have no form to recognise)."""
+    same_talk = (old.speaker and old.speaker == new.speaker) or (
+        set(old.participants) == set(new.participants) and old.participants
+    )
+    kinds = text_types(old.text) - _ANY_RECORD
+    return bool(same_talk) and (not kinds or bool(kinds & text_types(new.text)))
+
+
 def _served(lines: list[BlockLine], req: BlockRequest, posterior: Mapping[str, float]) -> Block:
     text, kept = render_block(lines[: req.options.k], req.options.k, req.options.max_chars)
     return Block(
@@ -638,13 +654,16 @@ def _plain_text(
             ):
                 pick = i
         # A later message that says it replaces something, on the same topic, wins even
-        # when worded unlike the request ("parts delayed, looking like Friday noon now").
+        # when worded unlike the request ("parts delayed, looking like Friday noon now"):
+        # said by the same person or in the same conversation, and stating a value of the
+        # same kind (a time for a time), not another plan announced later.
         later = vectors @ vectors[pick]
         for i, r in enumerate(typed):
             if (
                 r.pos > typed[pick].pos
                 and later[i] >= UPDATE_TOPIC + shift
                 and states_a_change(r.text)
+                and _replaces(typed[pick], r)
             ):
                 pick = i
     return _served([BlockLine(typed[pick], best_score)], req, posterior)
