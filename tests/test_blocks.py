@@ -449,6 +449,13 @@ def test_a_family_name_initial_tells_namesakes_apart(memory):
     assert "May 11" in b.text and "May 25" not in b.text, b
 
 
+def test_an_apposition_after_the_name_is_a_cue(memory):
+    _two_noors(memory)
+    # "Noor the Cellar 9 manager": the words after "the" say who, as "from" does.
+    b = memory.block("when's Noor the Cellar 9 manager back?", "Greta Lind", now="2026-04-05")
+    assert "May 25" in b.text and "May 11" not in b.text, b
+
+
 def test_a_word_of_what_both_namesakes_have_stored_is_no_cue(memory):
     # Both Yusufs have a shift start; only Demir's message happens to say "starting".
     # "start" is what is asked, "lumber" is who: Karimi.

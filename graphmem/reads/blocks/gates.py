@@ -338,8 +338,9 @@ def _said_anywhere(snap: BlockSnapshot, word: str) -> bool:
     return bool(terms) and all(t in snap.index.vocab for t in terms)
 
 
-# Words that introduce who someone is after their name: "Noor from Cellar 9".
-_AFTER_NAME = frozenset(["from", "at", "in", "of", "on", "with"])
+# Words that introduce who someone is after their name: "Noor from Cellar 9", "Fiona the
+# coach", "the Theo who runs the place".
+_AFTER_NAME = frozenset(["from", "at", "in", "of", "on", "with", "the", "who"])
 
 
 def _beside(request: str, mention: str) -> str:
