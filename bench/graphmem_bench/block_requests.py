@@ -69,9 +69,29 @@ def load(folder: Path, lang: str) -> list[dict[str, Any]]:
     ]
 
 
-def _write_world(mem: Memory, world: dict[str, Any], mode: str = "keyed") -> None:
+def _write_world(
+    mem: Memory, world: dict[str, Any], mode: str = "keyed", notes: bool = False
+) -> None:
+    """Write a world's messages in date order; with ``notes``, first each person's note
+    as a record about them (the writers labelled requests knowing who people are: "the
+    midwife", "신입" name a role only the note says)."""
     names = {p["id"]: p["name"] for p in world["people"]}
     items: list[tuple[str, Record]] = []
+    if notes:
+        first = min(x["date"] for x in [*world["facts"], *world["chats"]])
+        for p in world["people"]:
+            if p.get("note"):
+                items.append(
+                    (
+                        "",  # before every message
+                        Record(
+                            text=f"{p['name']}: {p['note']}",
+                            id=f"note-{p['id']}",
+                            participants=(p["name"],),
+                            observed_at=f"{first}T00:00:00+00:00",
+                        ),
+                    )
+                )
     for f in world["facts"]:
         intent = "update" if f.get("replaces") else "assert"
         items.append(
@@ -149,8 +169,10 @@ def run(
     block_options: dict[str, Any] | None = None,
     progress: Callable[[str], None] = print,
     mode: str = "keyed",
+    notes: bool = False,
 ) -> dict[str, Any]:
-    """Every world of ``folder`` (the ``split`` is its label), written as ``mode``."""
+    """Every world of ``folder`` (the ``split`` is its label), written as ``mode``
+    (with the people's notes first when ``notes``)."""
     out: dict[str, Any] = {"split": split, "mode": mode, "langs": {}}
     for lang in langs:
         rows = []
@@ -158,7 +180,7 @@ def run(
         for world in worlds:
             mem = connect(f"breq-{uuid.uuid4().hex[:8]}")
             try:
-                _write_world(mem, world, mode)
+                _write_world(mem, world, mode, notes)
                 names = {p["id"]: p["name"] for p in world["people"]}
                 for req in world["requests"]:
                     block = mem.block(

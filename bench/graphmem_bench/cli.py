@@ -604,6 +604,13 @@ SPLITS = {
     show_default=True,
     help="The memory's embedder (MemoryConfig.embedder): e5, none, ollama:<model>.",
 )
+@click.option(
+    "--notes/--no-notes",
+    default=False,
+    show_default=True,
+    help='Also write each person\'s note from the set ("junior coach at the club") as a '
+    "record about them, first: what an agent was told about who people are.",
+)
 @click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
 @click.pass_context
 def bench_block_requests(
@@ -613,6 +620,7 @@ def bench_block_requests(
     modes: str,
     gates: str,
     embedder: str,
+    notes: bool,
     write: str | None,
 ) -> None:
     """Memory blocks for requests worded freshly over facts keyed with caller-chosen
@@ -643,12 +651,16 @@ def bench_block_requests(
                 {"gate": gate},
                 progress=lambda m: click.echo(m, err=True),
                 mode=mode,
+                notes=notes,
             )
     cmd = (
         f"graphmem-bench block-requests --split {split} --mode {modes} --gates {gates}"
-        f" --embedder {embedder}" + (f" --write {write}" if write else "")
+        f" --embedder {embedder}"
+        + (" --notes" if notes else "")
+        + (f" --write {write}" if write else "")
     )
-    _publish(br.markdown_gates(results, cmd), f"block-requests-{split}", write)
+    section = f"block-requests-{split}" + ("-notes" if notes else "")
+    _publish(br.markdown_gates(results, cmd), section, write)
 
 
 @main.command("namesakes")

@@ -46,3 +46,56 @@ def test_empty_and_stale():
     assert guessed["misattributed"]
     stale = score_request(WORLD, {"gold": ["f3"], "category": "answerable/date"}, ["f4"])
     assert stale["stale"] and not stale["clean"]
+
+
+def _fact(fid: str, who: str, value: str, text: str, other: str) -> dict[str, object]:
+    return {
+        "id": fid,
+        "subject": who,
+        "relation": "court time",
+        "value": value,
+        "text": text,
+        "speaker": who,
+        "participants": [who, other],
+        "date": "2026-04-01",
+    }
+
+
+def test_notes_are_written_first_as_records_about_each_person(connect, namespace):
+    """``--notes``: each person's note becomes a record about them, before any message,
+    so a cue only the note states ("Fiona the coach") can be read."""
+    from graphmem_bench.block_requests import _write_world
+
+    world = {
+        "people": [
+            {"id": "p1", "name": "Fiona Marsh", "note": "ladder player"},
+            {"id": "p2", "name": "Fiona Castellano", "note": "junior coach at the club"},
+            {"id": "p3", "name": "Beth Lind"},
+            {"id": "p4", "name": "Kwame Asante"},
+            {"id": "p5", "name": "Gordon Reyes"},
+        ],
+        "facts": [
+            _fact("f1", "p1", "Tuesdays 7pm", "Fiona: Kwame, we're on Tuesdays at 7pm.", "p4"),
+            _fact(
+                "f2", "p2", "Saturdays 9:30am", "Fiona: Beth, juniors are 9:30am Saturdays.", "p3"
+            ),
+        ],
+        "chats": [
+            {
+                "id": "c1",
+                "speaker": "p5",
+                "participants": ["p5", "p1", "p2"],
+                "date": "2026-04-02",
+                "text": "Gordon: thanks both Fionas for the help today",
+            }
+        ],
+    }
+    request = "what time does Fiona the coach have her session?"
+    with connect(namespace) as memory:
+        _write_world(memory, world, "keyed", notes=True)
+        b = memory.block(request, "Gordon Reyes", now="2026-04-05")
+        assert "9:30am" in b.text and "7pm" not in b.text, b
+    with connect(namespace + "-bare") as memory:
+        _write_world(memory, world, "keyed")
+        b = memory.block(request, "Gordon Reyes", now="2026-04-05")
+        assert "9:30am" not in b.text, b  # nothing memory holds says who coaches
