@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from graphmem.extract.chat.values import find_values
+from graphmem.extract.chat.values import find_values, month_number
 from graphmem.language.korean import noun_compounds, proper_noun_spans
 from graphmem.language.text import KOREAN_TITLES, has_hangul, particle_stems
 from graphmem.reads.ranking import stemmed_tokens
@@ -281,33 +281,11 @@ _NOT_THIS_BUT = re.compile(r"([가-힣A-Za-z0-9]+)\s*말고\s+(?=[가-힣A-Za-z0
 def sets_aside(reading: RequestReading, about: str) -> bool:
     """Whether ``about`` (a fact's relation, or a plain record's text) is about what the
     request set aside."""
-    if not reading.set_aside:
-        return False
-    text, words = _description(about)
-    return any(_found(w, text, words) for w in reading.set_aside)
+    return _finds_any(reading.set_aside, about)
 
 
 # Periods that make one instance of a thing another: "the summer OT budget" is not the
 # spring one, "6월 정캠" is not "5월 정캠". ("may" is left out: "may I ask".)
-_MONTH_NAMES = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-]
-_MONTH_NUMBER = {
-    **{name: n for n, name in enumerate(_MONTH_NAMES, 1) if name != "may"},
-    **{name[:3]: n for n, name in enumerate(_MONTH_NAMES, 1) if name != "may"},
-    "sept": 9,
-}
 _SEASONS = {"spring": "봄", "summer": "여름", "autumn": "가을", "fall": "가을", "winter": "겨울"}
 _KO_MONTH = re.compile(r"(?<!\d)(1[0-2]|[1-9])\s*월(?![가-힣])|(?<!\d)(1[0-2]|[1-9])월")
 _KO_SEASON = re.compile(r"(?<![가-힣])(봄|여름|가을|겨울)")
@@ -319,8 +297,9 @@ def _periods(text: str) -> tuple[set[str], set[str]]:
     seasons: set[str] = set()
     for w in _EN_WORD.findall(text.casefold()):
         w = w.removesuffix("'s")
-        if w in _MONTH_NUMBER:
-            months.add(str(_MONTH_NUMBER[w]))
+        month = month_number(w) if w != "may" else None
+        if month is not None:
+            months.add(str(month))
         elif w in _SEASONS:
             seasons.add(_SEASONS[w])
     for m in _KO_MONTH.finditer(text):
@@ -689,8 +668,14 @@ def _description(about: str) -> tuple[str, frozenset[str]]:
 def names_topic(reading: RequestReading, about: str) -> bool:
     """Whether any topic word of the request is found in ``about`` (what memory says
     about a fact): a cheap first look before typing the fact's value."""
-    text, words = _description(about)
-    return any(_found(w, text, words) for w in reading.topic)
+    return _finds_any(reading.topic, about)
+
+
+def _finds_any(words: tuple[str, ...], about: str) -> bool:
+    if not words:
+        return False
+    text, said = _description(about)
+    return any(_found(w, text, said) for w in words)
 
 
 # Words before a noun that say which state or instance of it, not what kind: "the

@@ -30,6 +30,7 @@ __all__ = [
     "ValueSpan",
     "find_values",
     "hangul_number",
+    "month_number",
     "resolve_bare_time",
 ]
 
@@ -309,6 +310,18 @@ _MONTH_RE = (
     r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
     r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
+_MONTH_WORD = re.compile(_MONTH_RE, re.I)
+
+
+def month_number(word: str) -> int | None:
+    """The month a word names ("sept", "March", "dec."), 1-12, or None."""
+    m = _MONTH_WORD.fullmatch(word)
+    if m is None:
+        return None
+    mon = m.group("mon").casefold()
+    return _MONTHS[mon[:4] if mon.startswith("sept") else mon[:3]]
+
+
 _WEEKDAY_RE = (
     r"(?P<wd>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:r(?:s(?:day)?)?)?"
     r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
@@ -435,7 +448,7 @@ def _dates(text: str, now: date) -> list[ValueSpan]:
                 mon = g["mon"].casefold().rstrip(".")
                 if mon == "may" and not re.match(r"May", m.group(0)) and name == "md_name":
                     continue  # "may 3" is the verb more often than the month
-                iso = _month_day(_MONTHS[mon[:4] if mon.startswith("sept") else mon[:3]], d, y, now)
+                iso = _month_day(month_number(mon) or 0, d, y, now)
             elif name in ("iso", "slash", "ko_md"):
                 iso = _month_day(int(g["mo"]), d, y, now)
             else:

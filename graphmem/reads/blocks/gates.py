@@ -9,6 +9,7 @@ against. No thread, no Neo4j: a snapshot built from records is all a test needs.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -306,19 +307,20 @@ def _who_is_asked(
 def _by_initial(request: str, mention: str, namesakes: list[str]) -> list[str]:
     """The namesakes a family-name initial after the given name leaves ("Hugo M",
     "Lucia G."): all of them when there is none or it fits none."""
+    if " " in mention:  # a full name already says which one
+        return namesakes
     words = [re.sub(r"['’]s$", "", w) for w in _NAME_WORD.findall(request.casefold())]
-    first = mention.split()[-1]
     initials = {
-        words[i + 1]
-        for i, w in enumerate(words[:-1])
-        if w == first and len(words[i + 1]) == 1 and words[i + 1].isalpha()
+        after
+        for w, after in itertools.pairwise(words)
+        if w == mention and len(after) == 1 and after.isalpha()
     }
-    if not initials or len(mention.split()) > 1:
+    if not initials:
         return namesakes
     fits = [
         e
         for e in namesakes
-        if any(p[:1] in initials for p in normalize_name(e).split() if p != first)
+        if any(p[:1] in initials for p in normalize_name(e).split() if p != mention)
     ]
     return fits or namesakes
 
