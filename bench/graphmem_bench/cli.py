@@ -561,6 +561,7 @@ SPLITS = {
     "round3": "block_requests_round3",
     "round4": "block_requests_round4",
     "round5": "block_requests_round5",
+    "round6": "block_requests_round6",
     "heldout": "block_requests_heldout",
 }
 
@@ -573,7 +574,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ … _round5/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round6/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -581,9 +582,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2 … round5: block_requests/, block_requests_round2/ … "
-    "_round5/ (read while building); heldout: block_requests_heldout/ "
-    "(round 6, never read).",
+    help="dev, round2 … round6: block_requests/, block_requests_round2/ … "
+    "_round6/ (read while building); heldout: block_requests_heldout/ "
+    "(round 7, never read).",
 )
 @click.option(
     "--mode",
