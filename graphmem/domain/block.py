@@ -18,6 +18,7 @@ from typing import NamedTuple, overload
 
 from graphmem.domain.keys import normalize_name, normalize_relation
 from graphmem.language.text import (
+    KOREAN_TITLES,
     has_hangul,
     is_hangul_syllable,
     particle_stems,
@@ -32,6 +33,7 @@ __all__ = [
     "MeaningText",
     "RecordTable",
     "fact_line",
+    "family_index",
     "identity_posterior",
     "mention_candidates",
     "name_index",
@@ -251,18 +253,66 @@ def name_index(entities: Iterable[str]) -> dict[str, list[str]]:
     return {p: sorted(es) for p, es in by_part.items()}
 
 
+def family_index(entities: Iterable[str]) -> dict[str, list[str]]:
+    """Korean family name -> the entities that have it, sorted: "황보쌤" and "김 대리님"
+    call people by it."""
+    by_family: dict[str, set[str]] = {}
+    for e in entities:
+        family = _korean_family_name(normalize_name(e))
+        if family:
+            by_family.setdefault(family, set()).add(e)
+    return {f: sorted(es) for f, es in by_family.items()}
+
+
+def _korean_family_name(norm: str) -> str | None:
+    if not norm or not all(map(is_hangul_syllable, norm)):
+        return None
+    if len(norm) == 4 and norm[:2] in _TWO_SYLLABLE_SURNAMES:
+        return norm[:2]
+    return norm[0] if len(norm) == 3 else None
+
+
+def _untitled(token: str) -> tuple[str, bool]:
+    """The name in a request word, and whether a title was written on it: '지호쌤' ->
+    ('지호', True); '보람씨는' (a title, then a particle) -> ('보람', True)."""
+    bare = strip_korean_title(token)
+    if bare != token:
+        return normalize_name(bare), True
+    for stem in particle_stems(token):
+        bare = strip_korean_title(stem)
+        if bare != stem:
+            return normalize_name(bare), True
+    return normalize_name(token), False
+
+
 def mention_candidates(
-    request: str, entities: Iterable[str] | Mapping[str, Sequence[str]]
+    request: str,
+    entities: Iterable[str] | Mapping[str, Sequence[str]],
+    families: Mapping[str, Sequence[str]] | None = None,
 ) -> dict[str, list[str]]:
     """For each mention in the request, the stored entities it could mean.
 
-    A full name matches only itself; a given name matches every entity that has it.
-    ``entities`` may be a prebuilt ``name_index`` (its lists sorted and distinct).
+    A full name matches only itself; a given name matches every entity that has it; a
+    Korean family name with a title ("황보쌤", "박 과장님") matches the people of that
+    family name. ``entities`` may be a prebuilt ``name_index`` (its lists sorted and
+    distinct), ``families`` its ``family_index`` (built here when not given).
     """
-    by_part = entities if isinstance(entities, Mapping) else name_index(entities)
+    if not isinstance(entities, Mapping):
+        entities = list(entities)
+        families = family_index(entities) if families is None else families
+        by_part: Mapping[str, Sequence[str]] = name_index(entities)
+    else:
+        by_part = entities
+    families = families or {}
     out: dict[str, list[str]] = {}
-    tokens = [normalize_name(strip_korean_title(t)) for t in _WORD.findall(request)]
-    tokens = [t for t in tokens if t]
+    words = _WORD.findall(request)
+    tokens: list[str] = []
+    titled: list[bool] = []  # a title written on the word or following it
+    for w, after in zip(words, [*words[1:], ""], strict=True):
+        tok, had_title = _untitled(w)
+        if tok:
+            tokens.append(tok)
+            titled.append(had_title or _is_title(after))
     for i, tok in enumerate(tokens):
         two = f"{tok} {tokens[i + 1]}" if i + 1 < len(tokens) else None
         if two and two in by_part and len(by_part[two]) == 1:
@@ -278,7 +328,16 @@ def mention_candidates(
                     break
                 out[v] = list(by_part[v])
                 break
+        else:
+            family = families.get(tok) if titled[i] else None
+            if family:
+                out[tok] = list(family)
     return out
+
+
+def _is_title(word: str) -> bool:
+    """'과장님', '과장님이': a title on its own, perhaps with a particle."""
+    return any(w in KOREAN_TITLES for w in (word, *particle_stems(word, min_stem=1)))
 
 
 def _days(a: str | None, b: str | None) -> float:

@@ -40,6 +40,22 @@ def test_a_given_name_means_every_entity_that_has_it():
     assert mention_candidates("민준님네 집 어디?", ents) == {"민준": ["김민준", "이민준"]}
 
 
+def test_a_korean_name_with_a_title_and_a_particle_is_a_mention():
+    ents = ["김지호", "차지호", "남보람", "황보우진", "김우진"]
+    assert mention_candidates("지호쌤 이번주 언제 쉬세요?", ents) == {"지호": ["김지호", "차지호"]}
+    assert mention_candidates("보람씨는 언제 온다니?", ents) == {"보람": ["남보람"]}
+    assert mention_candidates("보람 언니한테 물어볼게", ents) == {"보람": ["남보람"]}
+
+
+def test_a_korean_family_name_with_a_title_means_the_people_of_that_family():
+    ents = ["김지호", "차지호", "황보우진", "김우진", "Minjun Kim"]
+    assert mention_candidates("황보쌤 보강 몇 시?", ents) == {"황보": ["황보우진"]}
+    assert mention_candidates("김 대리님이 언제 와?", ents) == {"김": ["김우진", "김지호"]}
+    # Without a title a lone syllable is no one: 김 is also seaweed.
+    assert mention_candidates("김 사러 가자", ents) == {}
+    assert mention_candidates("차 막히네", ents) == {}
+
+
 def test_posterior_prefers_the_partner_then_who_the_partner_talks_about():
     post = identity_posterior(["Minjun Kim", "Minjun Lee"], "Minjun Lee", {}, {}, "2026-05-05")
     assert max(post, key=post.get) == "Minjun Lee" and abs(sum(post.values()) - 1) < 1e-9

@@ -269,7 +269,7 @@ def _who_is_asked(
     (a word found only in one namesake's records), else by the identity posterior."""
     asked: set[str] = set()
     as_stored = snap.stored_name.get(normalize_name(req.partner))
-    for mention, es in mention_candidates(req.request, snap.people).items():
+    for mention, es in mention_candidates(req.request, snap.people, snap.families).items():
         if len(es) > 1:
             es = _by_initial(req.request, mention, es)
         if len(es) > 1:

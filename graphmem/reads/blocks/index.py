@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from graphmem.config import Tokenizer
-from graphmem.domain.block import ActiveRecord, RecordTable, name_index
+from graphmem.domain.block import ActiveRecord, RecordTable, family_index, name_index
 from graphmem.domain.keys import normalize_name
 from graphmem.reads.ranking import BM25F, KoreanMorphemes, simple_tokens
 from graphmem.reads.request_reading import name_word_set
@@ -91,6 +91,8 @@ class BlockSnapshot:
     # Each normalized name -> the name as stored: the partner is found among a thousand
     # namesakes without normalizing each.
     stored_name: Mapping[str, str] = field(default_factory=dict)
+    # Korean family name -> the people who have it ("황보쌤", "김 대리님").
+    families: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
     _texts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
@@ -201,6 +203,7 @@ class BlockSnapshot:
             name_word_set(people_index),
             np.asarray(records.pos, dtype=np.int64),
             {normalize_name(p): p for p in [*entities, *people]},
+            {k: tuple(v) for k, v in family_index(people).items()},
         )
         # Namesakes' texts are where the reading gate looks for a cue: read them here, off
         # the request path (a first request about a namesake took 3-4 ms doing it).
