@@ -18,6 +18,7 @@ from graphmem.reads.request_reading import (
     relation_types,
     sets_aside,
     states_a_change,
+    the_other_end,
     value_type,
 )
 
@@ -295,3 +296,25 @@ def test_a_thing_set_aside_is_no_answer(request_text, aside, about, refused):
 )
 def test_another_month_or_season_is_another_thing(request_text, relation, other):
     assert another_period(request_text, relation) is other
+
+
+@pytest.mark.parametrize(
+    ("request_text", "relation", "other"),
+    [
+        ("what time does the gym close on fridays?", "gym opening time", True),
+        ("when does the late shift end?", "late shift start", True),
+        ("when is drop-off for the kids?", "school pickup", True),
+        ("is the flight home still at 6?", "outbound_flight", True),
+        ("회의 끝나는 시간 나왔어?", "회의 시작 시간", True),
+        ("내일 몇 시 퇴근해?", "출근 시간", True),
+        ("도착은 몇 시쯤이에요?", "출발_시간", True),
+        # The same end, both ends, or neither: nothing is decided.
+        ("what time does the gym open?", "gym opening time", False),
+        ("what are the gym's hours, open to close?", "gym closing time", False),
+        ("when's the dentist?", "dentist appointment", False),
+        ("다가오는 금요일 가는 비행기 몇 시야?", "가는 비행기", False),
+        ("체크인 몇 시부터야?", "체크인_시간", False),
+    ],
+)
+def test_one_end_of_a_thing_is_not_the_other(request_text, relation, other):
+    assert the_other_end(request_text, relation) is other

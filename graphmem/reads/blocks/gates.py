@@ -47,6 +47,7 @@ from graphmem.reads.request_reading import (
     sets_aside,
     states_a_change,
     text_types,
+    the_other_end,
     value_type,
 )
 
@@ -482,7 +483,10 @@ def _keyed(
     # "주차 말고 관광버스": the parking's fact is what the request set aside; "the summer
     # budget" is not the spring one.
     other = [
-        o or sets_aside(reading, a) or another_period(req.request, rel)
+        o
+        or sets_aside(reading, a)
+        or another_period(req.request, rel)
+        or the_other_end(req.request, rel)
         for o, a, (_r, _s, rel, _v) in zip(other, abouts, facts, strict=True)
     ]
 
