@@ -318,3 +318,32 @@ def test_another_month_or_season_is_another_thing(request_text, relation, other)
 )
 def test_one_end_of_a_thing_is_not_the_other(request_text, relation, other):
     assert the_other_end(request_text, relation) is other
+
+
+@pytest.mark.parametrize(
+    ("request_text", "asked"),
+    [
+        ("what's Gordon's fee for the survey?", {"money"}),
+        ("what's Jamal charging for the brakes?", {"money"}),
+        ("견적 나왔어?", {"money"}),
+        # A question word still decides first.
+        ("who's paying for lunch?", {"person"}),
+        ("when is the rent due?", {"time", "date", "datetime"}),
+    ],
+)
+def test_what_is_paid_asks_for_money(request_text, asked):
+    assert set(read_request(request_text).asked) == asked
+
+
+@pytest.mark.parametrize(
+    ("value", "vtype"),
+    [
+        ("£15 a weekend", "money"),
+        ("$18 per pallet per month", "money"),
+        ("£92 per 30L keg", "money"),
+        ("회당 35만원", "money"),
+        ("Friday 6pm", "datetime"),
+    ],
+)
+def test_a_price_that_leads_a_value_makes_it_money(value, vtype):
+    assert value_type(value) == vtype

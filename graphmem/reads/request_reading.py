@@ -94,6 +94,12 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
         # "the standup is at" → a time.
         (r"\b(?:is|are|was|were)\s+(?:in|on\s+floor)\s*[.…]*\s*$", {"place"}),
         (r"\b(?:is|are|was|were)\s+at\s*[.…]*\s*$", {"time", "datetime"}),
+        # What is paid, asked with no question word: "what's Gordon's fee for the survey?"
+        (
+            r"\b(?:fees?|charg(?:e|es|ed|ing)|paying|quoted?|budget|rent|wages?|salary)\b|"
+            r"요금|단가|견적|예산|회비|월세|시급|일당|수당|급여",
+            {"money"},
+        ),
     )
 )
 # Asking whether a value changed, or still holds: the answer is the current value.
@@ -604,6 +610,11 @@ def value_type(value: str, declared: str | None = None) -> AnswerType:
     weekday = sum(len(m.group()) for m in _WEEKDAY.finditer(value))
     if weekday:
         covered["date"] = covered.get("date", 0) + weekday
+    lead = len(value) - len(value.lstrip())
+    if "time" not in covered and any(k == "money" and a == lead for k, a, _ in spans):
+        # "£15 a weekend", "$18 per pallet per month": a price leads the value, and what
+        # follows is its unit, not a date.
+        return "money"
     if "time" in covered and "date" in covered:
         return "datetime"
     if not covered:
