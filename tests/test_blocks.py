@@ -590,3 +590,58 @@ def test_another_kind_of_the_same_thing_gets_nothing_but_a_synonym_does(memory):
     ):
         b = memory.block(request, "Dana Cole", now="2026-05-05")
         assert value in b.text, (request, b)
+
+
+def test_how_a_korean_name_is_called_tells_namesakes_apart(memory):
+    # Two 소연s: the teacher everyone calls 소연쌤, and Dahae's friend she calls 소연아.
+    # Dahae talks with both alike, so her ties decide nothing; the form she uses does.
+    memory.ingest(
+        [
+            Record(
+                "우소연: 저는 매주 월요일에 쉬어요",
+                speaker="우소연",
+                participants=("우소연", "국다해"),
+                observed_at="2026-04-01",
+                facts=(Fact("우소연", "휴무일", "매주 월요일"),),
+            ),
+            Record(
+                "제소연: 나 회원권 5월 31일에 끝나",
+                speaker="제소연",
+                participants=("제소연", "국다해"),
+                observed_at="2026-04-01",
+                facts=(Fact("제소연", "회원권 만료일", "5월 31일"),),
+            ),
+            Record(
+                "우소연: 제 회원권은 12월 31일까지예요",
+                speaker="우소연",
+                participants=("우소연", "국다해"),
+                observed_at="2026-04-02",
+                facts=(Fact("우소연", "회원권 만료일", "12월 31일"),),
+            ),
+            Record(
+                "소연아 내일 아침 수업 같이 가자",
+                speaker="국다해",
+                participants=("국다해", "제소연"),
+                observed_at="2026-04-03",
+            ),
+            Record(
+                "소연쌤 오늘 수업 좋았어요",
+                speaker="설나윤",
+                participants=("설나윤", "우소연"),
+                observed_at="2026-04-03",
+            ),
+            Record(
+                "소연쌤 다음 주 시간표 보내드렸어요",
+                speaker="국다해",
+                participants=("국다해", "우소연"),
+                observed_at="2026-04-03",
+            ),
+        ]
+    )
+    b = memory.block("소연이 회원권 언제 끝나?", "국다해", now="2026-04-05")
+    assert "5월 31일" in b.text and "12월 31일" not in b.text, b
+    b = memory.block("소연쌤 회원권 언제까지예요?", "국다해", now="2026-04-05")
+    assert "12월 31일" in b.text and "5월 31일" not in b.text, b
+    # A form neither is called by tells nothing: no guess.
+    b = memory.block("소연 팀장님 회원권 언제 끝나?", "국다해", now="2026-04-05")
+    assert not b.lines, b

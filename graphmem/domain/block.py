@@ -319,6 +319,9 @@ def mention_candidates(
             out[two] = list(by_part[two])
             continue
         variants = [tok, *particle_stems(tok)]
+        # 경호형이랑, 선우형: 형 also ends given names (지형), so it is cut only where a
+        # name someone is called by stays.
+        variants += [v[:-1] for v in variants if has_hangul(v) and v.endswith("형") and len(v) > 2]
         if has_hangul(tok) and tok.endswith("네") and len(tok) > 2:
             # 태윤네, 태윤님네, 태윤씨네: "Taeyun's (family's)"
             variants.append(normalize_name(strip_korean_title(tok[:-1])))

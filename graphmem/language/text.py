@@ -18,6 +18,7 @@ __all__ = [
     "KOREAN_TITLES",
     "has_hangul",
     "is_hangul_syllable",
+    "korean_address_forms",
     "longest_spans",
     "particle_stems",
     "strip_korean_title",
@@ -135,6 +136,7 @@ KOREAN_TITLES: tuple[str, ...] = (
     "기사님",
     "코치님",
     "감독님",
+    "형님",
     "팀장",
     "부장",
     "과장",
@@ -215,3 +217,48 @@ def longest_spans(
         if all(end(s) <= start(c) or start(s) >= end(c) for c in chosen):
             chosen.append(s)
     return sorted(chosen, key=start)
+
+
+# How Koreans call someone by a given name, from what is written on or after it: as a
+# friend or someone younger (소연아, 소연이), a teacher (소연쌤), an older friend or
+# sibling (소연 언니, 경호형), by rank (하준 팀장님), with 님 or 씨.
+_ADDRESS_FORMS: tuple[tuple[str, str], ...] = tuple(
+    (title, form)
+    for form, titles in (
+        ("선생", "선생님 선생 쌤 샘"),
+        ("elder", "형님 언니 누나 오빠 형"),
+        (
+            "rank",
+            "팀장 부장 과장 차장 대리 사장 실장 이사 대표 원장 교수 박사 매니저 주임 "
+            "반장 회장 총무 작가 기사 코치 감독 관장 기자",
+        ),
+        ("님", "님"),
+        ("씨", "씨"),
+    )
+    for title in titles.split()
+)
+
+
+def _address_form(after: str) -> str | None:
+    if after[:1] in ("아", "야", "이"):
+        return "intimate"  # 소연아, 소연이, 도윤이랑: said to a friend or someone younger
+    word = after.lstrip()
+    return next((form for title, form in _ADDRESS_FORMS if word.startswith(title)), None)
+
+
+def korean_address_forms(text: str, given: str) -> set[str]:
+    """The ways a text calls someone by the Hangul given name ``given``: 'intimate',
+    '선생', 'elder', 'rank', '님' or '씨'. A bare name says none; a name inside a longer
+    word (a full name, another word) is not counted."""
+    forms: set[str] = set()
+    if not given or not is_hangul_syllable(given[-1]):
+        return forms
+    start = text.find(given)
+    while start >= 0:
+        end = start + len(given)
+        if start == 0 or not is_hangul_syllable(text[start - 1]):
+            form = _address_form(text[end : end + 8])
+            if form is not None:
+                forms.add(form)
+        start = text.find(given, end)
+    return forms

@@ -31,7 +31,7 @@ from graphmem.domain.keys import RelationRegistry, normalize_name, normalize_rel
 from graphmem.domain.model import _iso, utc_now_iso
 from graphmem.embedding import BundledE5, VectorCache
 from graphmem.extract.slots import DEFAULT_SLOTS, SlotSpec
-from graphmem.language.text import has_hangul
+from graphmem.language.text import has_hangul, korean_address_forms
 from graphmem.reads.blocks.index import BlockSnapshot
 from graphmem.reads.request_reading import (
     FactMatch,
@@ -279,11 +279,14 @@ def _who_is_asked(
                 cue = _cues(req.request, mention, es, snap, topic)
             top = max(cue.values(), default=0)
             mine = _the_partner(as_stored, es)
+            called = _by_address(req.request, mention, es, snap) if len(es) <= 16 else es
             if top and list(cue.values()).count(top) == 1:
                 chosen = max(cue, key=cue.__getitem__)
                 if mine and cue.get(mine[0], 0) == top:
                     chosen = mine[0]
                 es = [chosen]
+            elif len(called) == 1:
+                es = called
             elif mine:
                 es = mine
             else:
@@ -324,6 +327,40 @@ def _by_initial(request: str, mention: str, namesakes: list[str]) -> list[str]:
         if any(p[:1] in initials for p in normalize_name(e).split() if p != mention)
     ]
     return fits or namesakes
+
+
+# The forms that tell who is meant: how close the speaker is to them, or their rank. 님,
+# 씨 and 선생님 are said to anyone politely.
+_TELLING_FORMS = frozenset({"intimate", "elder", "rank"})
+
+
+def _by_address(request: str, mention: str, namesakes: list[str], snap: BlockSnapshot) -> list[str]:
+    """The namesakes called the way the request calls them ("소연이" is the friend, not
+    the teacher called 소연쌤): the forms each is called by where no other namesake takes
+    part. All of them when the request's form tells nothing, when it is not one only one
+    of them is called by, or when one of them is never called by name."""
+    if not has_hangul(mention):
+        return namesakes
+    asked = korean_address_forms(request, mention)
+    if len(asked) != 1 or not asked <= _TELLING_FORMS:
+        return namesakes
+    norm = {e: normalize_name(e) for e in namesakes}
+    seen: dict[str, set[str]] = {}
+    for e in namesakes:
+        others = {norm[o] for o in namesakes if o != e}
+        forms: set[str] = set()
+        for i in snap.by_person.get(norm[e], ()):
+            speaker = snap.records.speakers[i]
+            if speaker is not None and normalize_name(speaker) == norm[e]:
+                continue  # what someone says names others, not themselves
+            present = {normalize_name(p) for p in snap.records.participants[i]}
+            present |= {normalize_name(s) for s, _, _ in snap.records.facts[i]}
+            if present & others:
+                continue
+            forms |= korean_address_forms(snap.records.texts[i], mention)
+        seen[e] = forms
+    fits = [e for e in namesakes if asked <= seen[e]]
+    return fits if len(fits) == 1 and all(seen.values()) else namesakes
 
 
 def _cues(
