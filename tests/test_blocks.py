@@ -593,8 +593,8 @@ def test_another_kind_of_the_same_thing_gets_nothing_but_a_synonym_does(memory):
 
 
 def test_how_a_korean_name_is_called_tells_namesakes_apart(memory):
-    # Two 소연s: the teacher everyone calls 소연쌤, and Dahae's friend she calls 소연아.
-    # Dahae talks with both alike, so her ties decide nothing; the form she uses does.
+    # Two 소연s: the older one everyone calls 소연 언니, and Dahae's friend she calls
+    # 소연아. Dahae talks with both alike, so her ties decide nothing; the form does.
     memory.ingest(
         [
             Record(
@@ -625,13 +625,13 @@ def test_how_a_korean_name_is_called_tells_namesakes_apart(memory):
                 observed_at="2026-04-03",
             ),
             Record(
-                "소연쌤 오늘 수업 좋았어요",
+                "소연 언니 오늘 수업 좋았어요",
                 speaker="설나윤",
                 participants=("설나윤", "우소연"),
                 observed_at="2026-04-03",
             ),
             Record(
-                "소연쌤 다음 주 시간표 보내드렸어요",
+                "소연 언니 다음 주 시간표 보냈어요",
                 speaker="국다해",
                 participants=("국다해", "우소연"),
                 observed_at="2026-04-03",
@@ -640,8 +640,9 @@ def test_how_a_korean_name_is_called_tells_namesakes_apart(memory):
     )
     b = memory.block("소연이 회원권 언제 끝나?", "국다해", now="2026-04-05")
     assert "5월 31일" in b.text and "12월 31일" not in b.text, b
-    b = memory.block("소연쌤 회원권 언제까지예요?", "국다해", now="2026-04-05")
+    b = memory.block("소연 언니 회원권 언제까지예요?", "국다해", now="2026-04-05")
     assert "12월 31일" in b.text and "5월 31일" not in b.text, b
-    # A form neither is called by tells nothing: no guess.
-    b = memory.block("소연 팀장님 회원권 언제 끝나?", "국다해", now="2026-04-05")
-    assert not b.lines, b
+    # 씨 is said to anyone, and neither is called by rank: no guess.
+    for request in ("소연씨 회원권 언제까지예요?", "소연 팀장님 회원권 언제 끝나?"):
+        b = memory.block(request, "국다해", now="2026-04-05")
+        assert not b.lines, b
