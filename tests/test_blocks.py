@@ -646,3 +646,34 @@ def test_how_a_korean_name_is_called_tells_namesakes_apart(memory):
     for request in ("소연씨 회원권 언제까지예요?", "소연 팀장님 회원권 언제 끝나?"):
         b = memory.block(request, "국다해", now="2026-04-05")
         assert not b.lines, b
+
+
+def test_what_a_korean_request_asks_after_the_name_is_no_cue(memory):
+    # Only 한도현 has an exchange stored, but "환전" after "도현이" is what is asked, not
+    # which 도현: 준영 knows both alike, so no guess. "대학생 도현" would be a cue.
+    memory.ingest(
+        [
+            Record(
+                "한도현: 나 환전 800달러 해놨어",
+                speaker="한도현",
+                participants=("한도현", "마준영"),
+                observed_at="2026-03-20",
+                facts=(Fact("한도현", "환전 금액", "800달러"),),
+            ),
+            Record(
+                "황보도현: 난 여권 31년까지임",
+                speaker="황보도현",
+                participants=("황보도현", "마준영"),
+                observed_at="2026-03-20",
+                facts=(Fact("황보도현", "여권 만료일", "2031년 2월 17일"),),
+            ),
+            Record(
+                "도현이들 둘 다 빠지지 마라",
+                speaker="마준영",
+                participants=("마준영", "한도현", "황보도현"),
+                observed_at="2026-03-21",
+            ),
+        ]
+    )
+    b = memory.block("도현이 환전 얼마 했냐 ㅋㅋ", "마준영", now="2026-03-25")
+    assert not b.lines, b

@@ -397,7 +397,8 @@ def _beside(request: str, mention: str) -> str:
         out += words[max(0, i - 3) : i]
         if has_hangul(w):
             out.append(w[len(first) :])  # 동현쌤, 민재씨: the title written on
-            out += words[i + 1 : i + 2]
+            if w == first:  # "동현 관장님"; after "도현이", "정민씨" comes what is asked
+                out += words[i + 1 : i + 2]
         elif i + 1 < len(words) and words[i + 1] in _AFTER_NAME:
             out += words[i + 1 : i + 5]
     return " ".join(out)
