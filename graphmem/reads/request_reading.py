@@ -337,74 +337,69 @@ def another_period(request: str, relation: str) -> bool:
 
 # The two ends of one thing: "when does the café close" is not answered by its opening
 # time, "퇴근" not by "출근 시간", the flight home not by the outbound one.
-_OPPOSITE_ENDS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
-    (frozenset(a.split("|")), frozenset(b.split("|")))
-    for a, b in (
-        ("morning", "evening|afternoon|night|tonight"),
-        ("open|opens|opening", "close|closes|closing"),
-        ("start|starts|starting|begin|begins", "end|ends|finish|finishes|wrap"),
-        ("arrive|arrives|arriving|arrival|eta", "leave|leaves|leaving|depart|departs|departure"),
-        (
-            "pick up|pick-up|pickup|collect|collecting|collection",
-            "drop off|drop-off|dropoff|return|go back|bring back",
-        ),
-        ("check-in|check in|checkin", "check-out|check out|checkout"),
-        ("outbound", "return|inbound|home"),
-        ("weekday|weekdays", "weekend|weekends|saturday|saturdays|sunday|sundays"),
-        ("first", "last|final"),
-        ("deposit", "balance|remainder"),
-        ("minimum|min", "maximum|max"),
-        ("breakfast", "lunch|dinner"),
-        ("lunch", "dinner"),
-        ("entry|entrance", "exit"),
-        ("오전", "오후"),
-        ("아침", "점심|저녁|밤"),
-        ("점심", "저녁"),
-        ("출발", "도착"),
-        ("입실|체크인", "퇴실|체크아웃"),
-        ("시작", "종료|마감|끝"),
-        ("개점|오픈", "마감|폐점"),
-        ("출근", "퇴근"),
-        ("픽업|수령", "반납"),
-        ("입고", "출고"),
-        ("평일", "주말|토요일|일요일"),
-        ("계약금", "잔금"),
-        ("출국", "입국"),
-        ("상차", "하차"),
-        ("최소", "최대"),
-        ("입장", "퇴장"),
-        ("첫", "마지막"),
-        ("가는", "오는"),
+_OPPOSITE_ENDS: tuple[tuple[str, str], ...] = (
+    ("morning", "evening|afternoon|night|tonight"),
+    ("open|opens|opening", "close|closes|closing"),
+    ("start|starts|starting|begin|begins", "end|ends|finish|finishes|wrap"),
+    ("arrive|arrives|arriving|arrival|eta", "leave|leaves|leaving|depart|departs|departure"),
+    (
+        "pick up|pick-up|pickup|collect|collecting|collection",
+        "drop off|drop-off|dropoff|return|go back|bring back",
+    ),
+    ("check-in|check in|checkin", "check-out|check out|checkout"),
+    ("outbound", "return|inbound|home"),
+    ("weekday|weekdays", "weekend|weekends|saturday|saturdays|sunday|sundays"),
+    ("first", "last|final"),
+    ("deposit", "balance|remainder"),
+    ("minimum|min", "maximum|max"),
+    ("breakfast", "lunch|dinner"),
+    ("lunch", "dinner"),
+    ("entry|entrance", "exit"),
+    ("오전", "오후"),
+    ("아침", "점심|저녁|밤"),
+    ("점심", "저녁"),
+    ("출발", "도착"),
+    ("입실|체크인", "퇴실|체크아웃"),
+    ("시작", "종료|마감|끝"),
+    ("개점|오픈", "마감|폐점"),
+    ("출근", "퇴근"),
+    ("픽업|수령", "반납"),
+    ("입고", "출고"),
+    ("평일", "주말|토요일|일요일"),
+    ("계약금", "잔금"),
+    ("출국", "입국"),
+    ("상차", "하차"),
+    ("최소", "최대"),
+    ("입장", "퇴장"),
+    ("첫", "마지막"),
+    ("가는", "오는"),
+)
+# One pattern per end; an English word is found whole, a Korean one anywhere in a word.
+_END_PATTERNS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (
+        re.compile(rf"(?<![a-z])(?:{'|'.join(map(re.escape, a.split('|')))})(?![a-z])"),
+        re.compile(rf"(?<![a-z])(?:{'|'.join(map(re.escape, b.split('|')))})(?![a-z])"),
     )
+    for a, b in _OPPOSITE_ENDS
 )
 
 
-def _names_end(end: frozenset[str], text: str) -> bool:
-    for word in end:
-        if has_hangul(word):
-            if word in text:
-                return True
-        elif re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", text):
-            return True
-    return False
+@lru_cache(maxsize=8192)
+def _ends(text: str) -> tuple[tuple[bool, bool], ...]:
+    """For each pair of ends, whether the (case-folded) text names one, the other."""
+    return tuple((bool(a.search(text)), bool(b.search(text))) for a, b in _END_PATTERNS)
 
 
 def the_other_end(request: str, relation: str) -> bool:
     """Whether the request asks about one end of a thing ("when does the café close",
     "퇴근", "the flight home") and the relation names the other (``café opening time``,
     ``출근 시간``, ``outbound flight``). Either naming both ends decides nothing."""
-    asked = request.casefold().replace("다가오는", "")  # "the coming …", not "coming back"
-    stored = relation.casefold().replace("_", " ")
-    for one, other in _OPPOSITE_ENDS:
-        for a, b in ((one, other), (other, one)):
-            if (
-                _names_end(a, asked)
-                and _names_end(b, stored)
-                and not _names_end(b, asked)
-                and not _names_end(a, stored)
-            ):
-                return True
-    return False
+    asked = _ends(request.casefold().replace("다가오는", ""))  # "the coming …"
+    stored = _ends(relation.casefold().replace("_", " "))
+    return any(
+        (qa and not qb and rb and not ra) or (qb and not qa and ra and not rb)
+        for (qa, qb), (ra, rb) in zip(asked, stored, strict=True)
+    )
 
 
 def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
