@@ -125,3 +125,48 @@ def test_concurrent_hearsay_contests_one_key_with_every_value_as_its_alternative
         ).records[0]
         assert rows["all"] == 8 * 5 == len(contested[0]["alternatives"])
         assert rows["of_head"] == rows["all"]
+
+
+def test_a_schema_rule_already_there_is_success(neo4j_server):
+    # Workers installing a fresh database's schema together race inside "IF NOT EXISTS";
+    # the loser hears "an equivalent index already exists". Without IF NOT EXISTS the
+    # server says the same thing deterministically.
+    from neo4j import GraphDatabase
+    from neo4j.exceptions import ClientError
+
+    from graphmem.store.neo4j.schema import run_schema_statement
+
+    create = "CREATE INDEX graphmem_test_equal_rule FOR (n:SchemaProbe) ON (n.x)"
+    with GraphDatabase.driver(neo4j_server.bolt_url, auth=neo4j_server.auth) as driver:
+        try:
+            run_schema_statement(driver, create)
+            with pytest.raises(ClientError):  # what the race's loser is told
+                driver.execute_query(create)
+            run_schema_statement(driver, create)  # is success here
+            with pytest.raises(ClientError):  # another index under that name is a conflict
+                run_schema_statement(
+                    driver, "CREATE INDEX graphmem_test_equal_rule FOR (n:SchemaProbe) ON (n.y)"
+                )
+        finally:
+            driver.execute_query("DROP INDEX graphmem_test_equal_rule IF EXISTS")
+
+
+def test_workers_install_a_schema_together(neo4j_server):
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(4)
+
+    def install() -> None:
+        try:
+            barrier.wait()
+            Memory.connect(
+                neo4j_server.bolt_url, "schema-race", neo4j_auth=neo4j_server.auth
+            ).close()
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=install) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []

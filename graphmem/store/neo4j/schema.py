@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 
 from neo4j import Driver
+from neo4j.exceptions import ClientError
 from neomodel import (
     ArrayProperty,
     BooleanProperty,
@@ -21,7 +23,13 @@ from neomodel import (
     get_config,
 )
 
-__all__ = ["SCHEMA_NODES", "install_schema", "migrate", "schema_cypher"]
+__all__ = [
+    "SCHEMA_NODES",
+    "install_schema",
+    "migrate",
+    "run_schema_statement",
+    "schema_cypher",
+]
 
 
 class Evidence(StructuredNode):
@@ -162,18 +170,24 @@ def schema_cypher() -> str:
     return "\n".join(lines) + "\n"
 
 
+_INSTALLING = threading.Lock()
+
+
 def install_schema(driver: Driver, database: str | None = None) -> None:
     """Create every constraint and index in ``database`` (the server's default when
     ``None``) and run pending migrations; running it again changes nothing."""
-    if database:
-        get_config().database_name = database
-    db.set_connection(driver=driver)
-    # neomodel reports "already exists" on a second install; that is the harmless case.
-    sink = io.StringIO()
-    for cls in SCHEMA_NODES:
-        db.install_labels(cls, quiet=True, stdout=sink)
-    install_cypher_indexes(driver, database)
-    migrate(driver, database)
+    # neomodel keeps one connection per process: memories connecting on several threads
+    # would install through each other's drivers, closed or not, so one at a time.
+    with _INSTALLING:
+        if database:
+            get_config().database_name = database
+        db.set_connection(driver=driver)
+        # neomodel reports "already exists" on a second install; the harmless case.
+        sink = io.StringIO()
+        for cls in SCHEMA_NODES:
+            db.install_labels(cls, quiet=True, stdout=sink)
+        install_cypher_indexes(driver, database)
+        migrate(driver, database)
 
 
 def install_cypher_indexes(driver: Driver, database: str | None = None) -> None:
@@ -185,7 +199,28 @@ def install_cypher_indexes(driver: Driver, database: str | None = None) -> None:
 
     for name in ("fulltext_index", "tenant_indexes"):
         for stmt in filter(str.strip, re.sub(r"//.*", "", cypher(name)).split(";")):
-            driver.execute_query(stmt, database_=database)
+            run_schema_statement(driver, stmt, database)
+
+
+# Two processes installing the schema of a fresh database at once (workers starting
+# together) race inside "CREATE ... IF NOT EXISTS": the loser is told the index it asked
+# for already exists, which is what it wanted.
+_ALREADY_THERE = frozenset(
+    {
+        "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+        "Neo.ClientError.Schema.IndexAlreadyExists",
+        "Neo.ClientError.Schema.ConstraintAlreadyExists",
+    }
+)
+
+
+def run_schema_statement(driver: Driver, statement: str, database: str | None = None) -> None:
+    """Run one schema statement; an equal index or constraint already there is success."""
+    try:
+        driver.execute_query(statement, database_=database)
+    except ClientError as exc:
+        if exc.code not in _ALREADY_THERE:
+            raise
 
 
 # (name, query): each runs in batches until it labels nothing, then is marked done.
@@ -205,7 +240,7 @@ def migrate(driver: Driver, database: str | None = None) -> None:
     # Indexes added since the schema was first installed, which queries hint by name
     # (max_pos seeks (ns, pos)): created here too, for stores opened without installing.
     for stmt in filter(str.strip, re.sub(r"//.*", "", cypher("tenant_indexes")).split(";")):
-        driver.execute_query(stmt, database_=database)
+        run_schema_statement(driver, stmt, database)
     for name, query in MIGRATIONS:
         done = driver.execute_query(
             cypher("migration_done"), {"name": name}, database_=database
