@@ -7,14 +7,14 @@ nothing stored answers (the room when only the time is known, another kind of me
 a person nobody stored, a request that is not about memory) or when a human could not
 tell which of two namesakes is meant.
 
-Seven sets, each written blind, on other scenarios and people: ``block_requests`` (30
-worlds per language), ``block_requests_round2``, ``_round3`` (22 each), ``_round4``,
-``_round5`` and ``_round6`` (20 each), each held out until the next round was frozen, are
-development splits, read while building request reading; ``block_requests_heldout``
-(round 7, 20 worlds per language) is held out and reported in aggregate and per category
-only. Each world is written into its own namespace, in date order — *keyed*: facts as
-records carrying their fact (a replacing fact as an update), chats as raw records;
-*plain*: every message as plain text, nothing keyed (what a new user with the default
+Eight sets, each written blind, on other scenarios and people: ``block_requests`` (30
+worlds per language), ``block_requests_round2``, ``_round3`` (22 each), ``_round4`` …
+``_round7`` (20 each), each held out until the next round was frozen, are development
+splits, read while building request reading; ``block_requests_heldout`` (round 8, 20
+worlds per language) is held out and reported in aggregate and per category only.
+Each world is written into its own namespace, in date order — *keyed*: facts as records
+carrying their fact (a replacing fact as an update), chats as raw records; *plain*: every
+message as plain text, nothing keyed (what a new user with the default
 extractor writes) — then every request asks ``Memory.block`` with its partner, from the
 snapshot, the day after the world's last message.
 

@@ -562,6 +562,7 @@ SPLITS = {
     "round4": "block_requests_round4",
     "round5": "block_requests_round5",
     "round6": "block_requests_round6",
+    "round7": "block_requests_round7",
     "heldout": "block_requests_heldout",
 }
 
@@ -574,7 +575,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ … _round6/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round7/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -582,9 +583,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2 … round6: block_requests/, block_requests_round2/ … "
-    "_round6/ (read while building); heldout: block_requests_heldout/ "
-    "(round 7, never read).",
+    help="dev, round2 … round7: block_requests/, block_requests_round2/ … "
+    "_round7/ (read while building); heldout: block_requests_heldout/ "
+    "(round 8, never read).",
 )
 @click.option(
     "--mode",
