@@ -39,6 +39,7 @@ __all__ = [
     "name_index",
     "render_block",
     "requested_slot",
+    "titled_name",
 ]
 
 BLOCK_HEADER = "[Relevant memory]"
@@ -272,7 +273,7 @@ def _korean_family_name(norm: str) -> str | None:
     return norm[0] if len(norm) == 3 else None
 
 
-def _untitled(token: str) -> tuple[str, bool]:
+def titled_name(token: str) -> tuple[str, bool]:
     """The name in a request word, and whether a title was written on it: '지호쌤' ->
     ('지호', True); '보람씨는' (a title, then a particle) -> ('보람', True)."""
     bare = strip_korean_title(token)
@@ -309,7 +310,7 @@ def mention_candidates(
     tokens: list[str] = []
     titled: list[bool] = []  # a title written on the word or following it
     for w, after in zip(words, [*words[1:], ""], strict=True):
-        tok, had_title = _untitled(w)
+        tok, had_title = titled_name(w)
         if tok:
             tokens.append(tok)
             titled.append(had_title or _is_title(after))

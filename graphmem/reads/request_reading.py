@@ -17,10 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from graphmem.domain.keys import normalize_name
+from graphmem.domain.block import titled_name
 from graphmem.extract.chat.values import find_values, month_number
 from graphmem.language.korean import noun_compounds, proper_noun_spans
-from graphmem.language.text import KOREAN_TITLES, has_hangul, particle_stems, strip_korean_title
+from graphmem.language.text import KOREAN_TITLES, has_hangul, particle_stems
 from graphmem.reads.ranking import stemmed_tokens
 
 __all__ = [
@@ -228,11 +228,6 @@ def _stem_en(word: str) -> str:
     return stemmed_tokens(word.removesuffix("'s"))[0] if word.strip("'") else word
 
 
-def _untitled(word: str) -> str:
-    bare = strip_korean_title(word)
-    return word if bare == word else normalize_name(bare)
-
-
 def _normal(word: str) -> str:
     if has_hangul(word):
         stems = particle_stems(word, first_only=True)
@@ -435,7 +430,8 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
         n = w if korean else _normal(w)  # Kiwi already took the particles off
         if w in name_words or n in name_words or w in inside or w in cue_words:
             continue
-        if korean and ((w.endswith("이") and w[:-1] in name_words) or _untitled(w) in name_words):
+        called = korean and (w.endswith("이") and w[:-1] in name_words)
+        if called or (korean and titled_name(w)[0] in name_words):
             continue  # 지은이, 유진쌤: a given name called so is who is asked, not what
         if w in _NUMBER_WORDS or w.isdigit():
             numbers.append(w)

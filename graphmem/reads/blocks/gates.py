@@ -279,13 +279,12 @@ def _who_is_asked(
                 cue = _cues(req.request, mention, es, snap, topic)
             top = max(cue.values(), default=0)
             mine = _the_partner(as_stored, es)
-            called = _by_address(req.request, mention, es, snap) if len(es) <= 16 else es
             if top and list(cue.values()).count(top) == 1:
                 chosen = max(cue, key=cue.__getitem__)
                 if mine and cue.get(mine[0], 0) == top:
                     chosen = mine[0]
                 es = [chosen]
-            elif len(called) == 1:
+            elif len(es) <= 16 and len(called := _by_address(req.request, mention, es, snap)) == 1:
                 es = called
             elif mine:
                 es = mine
