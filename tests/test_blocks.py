@@ -677,3 +677,29 @@ def test_what_a_korean_request_asks_after_the_name_is_no_cue(memory):
     )
     b = memory.block("도현이 환전 얼마 했냐 ㅋㅋ", "마준영", now="2026-03-25")
     assert not b.lines, b
+
+
+def test_a_person_whose_name_reads_like_a_day_is_a_person(memory):
+    """ "Sunday Adeyemi" begins like a day of the week; a value that is someone memory
+    knows is a person, and answers "who"."""
+    memory.ingest(
+        [
+            Record(
+                "Sunday: hi Ola, I'm Sunday, I'll be covering your deliveries next week",
+                speaker="Sunday Adeyemi",
+                participants=("Sunday Adeyemi", "Ola Berg"),
+                observed_at="2026-04-01",
+            ),
+            Record(
+                "Ola: while I'm away Sunday Adeyemi has the spare van key",
+                speaker="Ola Berg",
+                participants=("Ola Berg", "Kim Lund"),
+                observed_at="2026-04-02",
+                facts=(Fact("Ola Berg", "spare van key with", "Sunday Adeyemi"),),
+            ),
+        ]
+    )
+    b = memory.block("who's got the spare van key?", "Kim Lund", now="2026-04-05")
+    assert "Sunday Adeyemi" in b.text, b
+    b = memory.block("what day is the van key handed back?", "Kim Lund", now="2026-04-05")
+    assert b.abstained, b

@@ -83,6 +83,15 @@ def test_the_topic_leaves_out_question_words_names_verbs_and_the_type_cue() -> N
         ("lobby mailbox, 220 Fenner St", "place"),
         ("900 words", "quantity"),
         ("7:30am at loading dock C", "time"),
+        ("Thurs & Sat", "date"),
+        ("weds", "date"),
+        # Words that begin like a day, and ordinals that number no day, are no date.
+        ("Sunita Rao", "text"),
+        ("Monica's spare room", "text"),
+        ("monthly", "text"),
+        ("Rua da Rosa 112, 2nd floor", "text"),
+        ("the 3rd row", "text"),
+        ("on the 2nd", "date"),
     ],
 )
 def test_value_types(value: str, vtype: str) -> None:

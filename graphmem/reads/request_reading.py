@@ -554,9 +554,18 @@ _KIND = {
 }
 
 
+# Days of the week as written ("Tue", "Thurs", "Sundays"), not words that begin like one
+# ("Sunita", "monthly", "Friedman").
 _WEEKDAY = re.compile(
-    r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|[월화수목금토일]요일|매주|"
-    r"weekday|weekend|주말|평일",
+    r"\b(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:r(?:s(?:day)?)?)?|"
+    r"fri(?:day)?|sat(?:urday)?|sun(?:day)?)s?\b|[월화수목금토일]요일|매주|"
+    r"weekdays?|weekends?|주말|평일",
+    re.I,
+)
+# An ordinal that numbers a floor, a row or a year of school is no day of a month.
+_ORDINAL_NOT_A_DAY = re.compile(
+    r"\b\d{1,2}(?:st|nd|rd|th)\s+(?:floor|fl|storey|story|level|row|place|grade|year|"
+    r"round|gen|generation|edition|century|anniversary|birthday|door|gate|platform)\b",
     re.I,
 )
 
@@ -604,6 +613,12 @@ def value_type(value: str, declared: str | None = None) -> AnswerType:
     for sp in find_values(value):
         if sp.kind in _KIND and not any(a <= sp.start and sp.end <= b for _, a, b in spans):
             spans.append((_KIND[sp.kind], sp.start, sp.end))
+    ordinals = [(m.start(), m.end()) for m in _ORDINAL_NOT_A_DAY.finditer(value)]
+    spans = [
+        (k, a, b)
+        for k, a, b in spans
+        if not (k == "date" and any(a < y and x < b for x, y in ordinals))
+    ]
     for kind, a, b in spans:
         covered[kind] = covered.get(kind, 0) + b - a
     weekday = sum(len(m.group()) for m in _WEEKDAY.finditer(value))

@@ -533,8 +533,8 @@ def _keyed(
         _r, _subj, rel, value = facts[i]
         declared = policy.registry.value_types.get(normalize_relation(rel))
         vtype = value_type(value, declared)
-        if vtype == "text" and normalize_name(value) in snap.person_names:
-            vtype = "person"
+        if not declared and normalize_name(value) in snap.person_names:
+            vtype = "person"  # whatever its words look like ("Sunday Adeyemi")
         named = frozenset() if declared else relation_types(rel)
         return match_fact(reading, vtype, abouts[i], value, named)
 
