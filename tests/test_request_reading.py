@@ -356,3 +356,35 @@ def test_what_is_paid_asks_for_money(request_text, asked):
 )
 def test_a_price_that_leads_a_value_makes_it_money(value, vtype):
     assert value_type(value) == vtype
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "can u translate 'see you soon' into Spanish",
+        "help me write a toast for the wedding",
+        "quick tips for a first 10k?",
+        "김치전 바삭하게 굽는 법 알려줘",
+        "제주도 맛집 추천 좀",
+        "캠핑 요리 레시피 ㄱㄱ",
+        "회식 공지 좀 공손하게 다듬어줘",
+        "가게 이름 좀 지어줘",
+        "엑셀 VLOOKUP 예시 하나만",
+    ],
+)
+def test_a_task_for_the_assistant_is_no_question_to_memory(request_text: str) -> None:
+    assert read_request(request_text).task
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "민수가 추천한 식당 어디였지?",
+        "지은이 추천해준 책 뭐였지",
+        "회의 시간 알려줘",
+        "what tips did Dana give about the route?",
+        "호텔 예약해둔 거 언제야?",
+    ],
+)
+def test_a_question_about_what_was_said_is_no_task(request_text: str) -> None:
+    assert not read_request(request_text).task

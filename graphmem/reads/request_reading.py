@@ -205,9 +205,14 @@ class RequestReading:
 # A request that opens with a task for the assistant ("write a haiku", "추천해줘") and asks
 # no question of memory. Relaying ("tell Minjun…", "remind me…") is not such a task.
 _TASK = re.compile(
-    r"^\W*(?:(?:hey|hi|ok|okay|pls|please|can you|could you)\W+)*(?:write|draft|compose|"
-    r"recommend|suggest|give me|translate|summari[sz]e|brainstorm|explain|generate|plan|"
-    r"make me|list)\b|(?:추천|써|작성|번역|요약|만들어|짜)\s*(?:해)?\s*(?:줘|주세요|줄래|줄 수)",
+    r"^\W*(?:(?:hey|hi|ok|okay|pls|please|can you|could you|can u|could u|help me|quick)"
+    r"\W+)*(?:write|draft|compose|recommend|suggest|give me|translate|summari[sz]e|"
+    r"brainstorm|explain|generate|plan|make me|list|tips)\b|"
+    r"(?:추천|써|작성|번역|요약|만들어|짜|다듬어|고쳐|지어|뽑아|예약해)\s*(?:해)?\s*"
+    r"(?:줘|주세요|줄래|줄 수|다오)|"
+    # "추천 코스 알려줘", "추천 ㄱㄱ"; "빚는 법 알려줘", "팁 좀 알려줘", "예시 하나만"
+    r"추천\s*(?:[가-힣]+\s*)?(?:좀|ㄱㄱ|부탁|알려)|"
+    r"(?:법|방법|팁|요령|예시|레시피)\s*(?:좀\s*|하나만\s*)?(?:알려|가르쳐|ㄱㄱ|$|[ㅎㅋ]|하나)",
     re.I,
 )
 MIN_COVERAGE = 0.0
