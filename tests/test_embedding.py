@@ -399,3 +399,61 @@ def test_erase_takes_the_records_vectors_with_it(connect, namespace):
 def test_reembed_needs_an_embedder(connect, namespace):
     with connect(namespace, embedder="none") as memory, pytest.raises(InvalidInputError):
         memory.reembed()
+
+
+@pytest.mark.integration
+def test_plain_text_a_record_naming_both_namesakes_is_about_neither(connect, namespace):
+    # "나리 팀장, 나리 조장 둘 다" speaks to both 나리s, on a day ("내일"), at a time of
+    # day ("아침"): it is no answer to when one of them starts work.
+    with connect(namespace) as memory:
+        memory.ingest(
+            [
+                Record(
+                    "서나리: 부장님, 저는 이번 달부터 오전 8시 출근으로 맞출게요.",
+                    speaker="서나리",
+                    participants=("서나리", "최민호"),
+                    observed_at="2026-06-01",
+                ),
+                Record(
+                    "서나리: 부장님 회의 자료는 공유 폴더에 올렸습니다",
+                    speaker="서나리",
+                    participants=("서나리", "최민호"),
+                    observed_at="2026-06-02",
+                ),
+                Record(
+                    "김나리: 실장님 저는 야간조라 저녁 7시에 들어가요",
+                    speaker="김나리",
+                    participants=("김나리", "안소정"),
+                    observed_at="2026-06-01",
+                ),
+                Record(
+                    "나리 팀장, 나리 조장 둘 다 오늘 고생 많았어요. 내일 아침 커피는 내가 쏠게",
+                    speaker="최민호",
+                    participants=("최민호", "서나리", "김나리"),
+                    observed_at="2026-06-03",
+                ),
+            ]
+        )
+        b = memory.block(
+            "나리님 내일 몇 시에 출근하세요? 손님이 오전에 와서요", "최민호", now="2026-06-04"
+        )
+        assert "8시" in b.text and "커피" not in b.text, b
+
+
+@pytest.mark.parametrize(
+    ("text", "part", "together"),
+    [
+        ("나리 팀장, 나리 조장 둘 다 고생 많았어요", "나리", True),
+        ("라온이들~ 마감 깔끔하게 부탁해", "라온", True),
+        ("Hugo, Hugo Blake asked us to keep it down", "hugo", True),
+        ("thanks to both Hugos for the help", "hugo", True),
+        ("Hugo Blake said Hugo Blake is late", "hugo", False),
+        ("서나리: 저는 8시 출근이에요", "나리", False),
+        ("Hugo: Dev, speakers up at 10am", "hugo", False),
+    ],
+)
+def test_a_record_names_namesakes_together(text: str, part: str, together: bool) -> None:
+    from graphmem.reads.blocks.gates import _names_them_together
+
+    namesakes = ["서나리", "김나리", "신라온", "김라온", "Hugo Blake", "Hugo Marchetti"]
+    assert _names_them_together(text, part, namesakes) is together

@@ -465,6 +465,34 @@ _FIRST_PERSON = re.compile(
 )
 
 
+def _names_them_together(text: str, part: str, namesakes: Sequence[str]) -> bool:
+    """Whether a record names several of the people called ``part`` ("both Hugos", "나리
+    팀장, 나리 조장 둘 다 고생했어요", "라온이들"): it says nothing of one of them alone."""
+    low = text.casefold()
+    if has_hangul(part):
+        if re.search(re.escape(part) + r"\s?(?:이|씨|님|쌤|샘)?들", low):
+            return True
+        spots = [m.start() for m in re.finditer(re.escape(part), low)]
+    else:
+        if re.search(rf"\b{re.escape(part)}(?:s|es)\b", low):
+            return True
+        spots = [m.start() for m in re.finditer(rf"\b{re.escape(part)}\b", low)]
+    if len(spots) < 2:
+        return False
+    # Each time the name is said, whose full name it is part of there (None: only the
+    # shared name is said).
+    whose: set[str | None] = set()
+    for at in spots:
+        full = [
+            n
+            for n in namesakes
+            if (i := normalize_name(n).find(part)) >= 0
+            and low.startswith(normalize_name(n), at - i)
+        ]
+        whose.add(full[0] if len(full) == 1 else None)
+    return len(whose) > 1 or None in whose
+
+
 def _names_any(text: str, parts: set[str]) -> bool:
     words = {normalize_name(w) for w in _NAME_WORD.findall(text)}
     return bool(words & parts) or any(p in text for p in parts if has_hangul(p))
@@ -662,8 +690,19 @@ def _plain_text(
         if len(part) > 1 and len(snap.people.get(part, ())) <= 1
     }
     found |= {r for r, _ in ranked if _names_any(r.text, parts)}
+    shared = {
+        part: snap.people[part]
+        for p in (people if named else ())
+        for part in name_parts(p)
+        if len(part) > 1 and len(snap.people.get(part, ())) > 1
+    }
     candidates = sorted(
-        (r for r in found if not ({normalize_name(x) for x in r.participants} & ex)),
+        (
+            r
+            for r in found
+            if not ({normalize_name(x) for x in r.participants} & ex)
+            and not any(_names_them_together(r.text, part, n) for part, n in shared.items())
+        ),
         key=lambda r: r.pos,
     )
     typed = [
