@@ -388,11 +388,3 @@ def test_a_task_for_the_assistant_is_no_question_to_memory(request_text: str) ->
 )
 def test_a_question_about_what_was_said_is_no_task(request_text: str) -> None:
     assert not read_request(request_text).task
-
-
-def test_a_korean_full_name_is_unknown_though_some_names_are_latin() -> None:
-    names = ["yuna seo", "이나래", "나래"]
-    assert read_request("윤석구 회원님 사물함 몇 번이야?", names).unknown_people == ("윤석구",)
-    # A given name may render a Latin one ("다니엘님" for Daniel): not read as unknown.
-    assert read_request("다니엘님 사물함 몇 번이야?", names).unknown_people == ()
-    assert read_request("이나래 회원님 사물함 몇 번이야?", names).unknown_people == ()

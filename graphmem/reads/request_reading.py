@@ -504,12 +504,10 @@ _NOT_A_NAME = _wordlist(
 
 
 def _unknown_korean_people(request: str, name_words: frozenset[str]) -> tuple[str, ...]:
-    """Hangul names with a title that name no one stored. A given name only where every
-    stored name is written in Hangul: "다니엘님" may be a Daniel stored in Latin letters;
-    a Korean full name ("윤석구 회원님") is no rendering of a Latin one."""
-    if not has_hangul(request):
+    """Hangul names with a title that name no one stored. Only where every stored name
+    is written in Hangul: "다니엘님" may be a Daniel stored in Latin letters."""
+    if not has_hangul(request) or any(not has_hangul(w) for w in name_words):
         return ()
-    latin_names = any(not has_hangul(w) for w in name_words)
     # A Korean full name is also called by its given name (김지훈: 지훈, 남궁민수: 민수).
     known = set(name_words)
     known |= {w[1:] for w in name_words if len(w) == 3 and has_hangul(w)}
@@ -525,7 +523,7 @@ def _unknown_korean_people(request: str, name_words: frozenset[str]) -> tuple[st
     for m in matches:
         word = m.group(1)
         full_name = len(word) == 3 and word[0] in _FAMILY_NAMES
-        if (m.span(1) not in proper or latin_names) and not full_name:
+        if m.span(1) not in proper and not full_name:
             continue
         if word in _NOT_A_NAME or word in KOREAN_TITLES:
             continue
