@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from graphmem.domain.block import titled_name
-from graphmem.extract.chat.values import find_values, month_number
+from graphmem.extract.chat.values import WEEKDAY_WORDS, find_values, month_number
 from graphmem.language.korean import noun_compounds, proper_noun_spans
 from graphmem.language.text import KOREAN_TITLES, has_hangul, particle_stems
 from graphmem.reads.ranking import stemmed_tokens
@@ -562,9 +562,7 @@ _KIND = {
 # Days of the week as written ("Tue", "Thurs", "Sundays"), not words that begin like one
 # ("Sunita", "monthly", "Friedman").
 _WEEKDAY = re.compile(
-    r"\b(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:r(?:s(?:day)?)?)?|"
-    r"fri(?:day)?|sat(?:urday)?|sun(?:day)?)s?\b|[월화수목금토일]요일|매주|"
-    r"weekdays?|weekends?|주말|평일",
+    rf"\b(?:{WEEKDAY_WORDS})s?\b|[월화수목금토일]요일|매주|weekdays?|weekends?|주말|평일",
     re.I,
 )
 # An ordinal that numbers a floor, a row or a year of school is no day of a month.

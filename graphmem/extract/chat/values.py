@@ -26,6 +26,7 @@ from graphmem.language.relative_time import WEEKDAYS_EN, WEEKDAYS_KO
 from graphmem.language.text import longest_spans
 
 __all__ = [
+    "WEEKDAY_WORDS",
     "ValueKind",
     "ValueSpan",
     "find_values",
@@ -322,10 +323,12 @@ def month_number(word: str) -> int | None:
     return _MONTHS[mon[:4] if mon.startswith("sept") else mon[:3]]
 
 
-_WEEKDAY_RE = (
-    r"(?P<wd>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:r(?:s(?:day)?)?)?"
-    r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
+# Days of the week as people write them ("Tue", "Thurs", "weds"), as a regex alternation.
+WEEKDAY_WORDS = (
+    r"mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:r(?:s(?:day)?)?)?"
+    r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?"
 )
+_WEEKDAY_RE = rf"(?P<wd>{WEEKDAY_WORDS})"
 _DAY = r"(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
 
 _DATE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [

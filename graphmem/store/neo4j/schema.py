@@ -198,8 +198,13 @@ def install_cypher_indexes(driver: Driver, database: str | None = None) -> None:
     from graphmem._cypher import cypher
 
     for name in ("fulltext_index", "tenant_indexes"):
-        for stmt in filter(str.strip, re.sub(r"//.*", "", cypher(name)).split(";")):
-            run_schema_statement(driver, stmt, database)
+        _run_schema_file(driver, cypher(name), database)
+
+
+def _run_schema_file(driver: Driver, text: str, database: str | None) -> None:
+    """Each statement of a named schema file (comments dropped), in order."""
+    for stmt in filter(str.strip, re.sub(r"//.*", "", text).split(";")):
+        run_schema_statement(driver, stmt, database)
 
 
 # Two processes installing the schema of a fresh database at once (workers starting
@@ -239,8 +244,7 @@ def migrate(driver: Driver, database: str | None = None) -> None:
 
     # Indexes added since the schema was first installed, which queries hint by name
     # (max_pos seeks (ns, pos)): created here too, for stores opened without installing.
-    for stmt in filter(str.strip, re.sub(r"//.*", "", cypher("tenant_indexes")).split(";")):
-        run_schema_statement(driver, stmt, database)
+    _run_schema_file(driver, cypher("tenant_indexes"), database)
     for name, query in MIGRATIONS:
         done = driver.execute_query(
             cypher("migration_done"), {"name": name}, database_=database
