@@ -703,3 +703,64 @@ def test_a_person_whose_name_reads_like_a_day_is_a_person(memory):
     assert "Sunday Adeyemi" in b.text, b
     b = memory.block("what day is the van key handed back?", "Kim Lund", now="2026-04-05")
     assert b.abstained, b
+
+
+def _noahs_house(memory):
+    said = [
+        (
+            "2026-04-01",
+            "boiler service",
+            "Thursday 9am",
+            "the boiler service is booked for Thursday at 9am",
+        ),
+        ("2026-04-02", "cabinet delivery", "12 May", "the cabinets arrive on 12 May"),
+        ("2026-04-03", "tiler rate", "$45/hour", "the tiler charges $45 an hour"),
+        ("2026-04-03", "주차 위치", "지하 2층 B구역", "주차는 지하 2층 B구역이에요"),
+        ("2026-04-04", "diet", "no dairy", "I can't do dairy at all"),
+        ("2026-04-04", "guest count", "45", "we're expecting 45 at the party"),
+    ]
+    memory.ingest(
+        [
+            Record(
+                f"Noah: {text}",
+                participants=("Noah Berg", "Ines Alvarez"),
+                speaker="Noah Berg",
+                observed_at=day,
+                facts=(Fact("Noah Berg", relation, value),),
+            )
+            for day, relation, value, text in said
+        ]
+    )
+
+
+def test_the_answer_head_drops_lines_that_do_not_answer_and_fills_ones_that_do(
+    memory, connect, namespace, monkeypatch
+):
+    """Partial words ("the cabinets") and closeness chose these lines; the learned head
+    reads that they do not answer, and reads answers the gate's floor left empty."""
+    _noahs_house(memory)
+    dropped = (
+        "what colour are the cabinets going to be?",
+        "what's the tiler's phone number?",
+        "주차비는 얼마예요?",
+    )
+    kept = {
+        "when do the cabinets come?": "12 May",
+        "how much is the tiler per hour?": "$45",
+        "노아 차 어디에 대면 돼요?": "B구역",
+    }
+    filled = {"can Noah eat cheese?": "dairy", "how many people are we feeding?": "45"}
+    for request in dropped:
+        b = memory.block(request, "Ines Alvarez", now="2026-04-10")
+        assert b.abstained and "answer head" in b.reason, (request, b)
+    for request, value in {**kept, **filled}.items():
+        b = memory.block(request, "Ines Alvarez", now="2026-04-10")
+        assert value in b.text, (request, b)
+    # The gate alone (another embedder, or no head shipped) serves and leaves these.
+    from graphmem.reads.blocks import gates
+
+    monkeypatch.setattr(gates, "bundled_head", lambda: None)
+    alone = connect(f"{namespace}-alone")
+    _noahs_house(alone)
+    assert all(not alone.block(r, "Ines Alvarez", now="2026-04-10").abstained for r in dropped)
+    assert all(alone.block(r, "Ines Alvarez", now="2026-04-10").abstained for r in filled)

@@ -65,4 +65,5 @@ def test_the_wheel_ships_the_library_only(wheel: Path) -> None:
     assert any(n.startswith("graphmem/wire.py") for n in names)
     assert any(n.startswith("graphmem/_cypher/") for n in names), "the named Cypher ships"
     assert "graphmem/py.typed" in names, "the PEP 561 marker ships: type checkers read the hints"
+    assert "graphmem/reads/blocks/data/answer_head.npz" in names, "the fitted answer head ships"
     assert not [n for n in names if "graphmem_bench" in n or n.startswith("tests/")]

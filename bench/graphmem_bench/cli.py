@@ -666,6 +666,67 @@ def bench_block_requests(
     _publish(br.markdown_gates(results, cmd), section, write)
 
 
+@main.command("fit-answer-head")
+@click.option(
+    "--fixtures",
+    "fixtures",
+    default=FIXTURES_DEFAULT,
+    show_default=True,
+    type=click.Path(file_okay=False),
+    callback=_fixture("The frozen sets of block requests (block_requests*/)"),
+    help="The folder holding the block_requests*/ sets.",
+)
+@click.option(
+    "--splits",
+    default=",".join(s for s in SPLITS if s != "heldout"),
+    show_default=True,
+    help="The development splits to fit on, comma-separated (never heldout).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Where to save the head (graphmem ships it as "
+    "graphmem/reads/blocks/data/answer_head.npz); without it, only the report.",
+)
+@click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
+@click.pass_context
+def bench_fit_answer_head(
+    ctx: click.Context, fixtures: Path, splits: str, out: str | None, write: str | None
+) -> None:
+    """Fit the answer head of the reading gate (one logistic model per language over the
+    bundled e5's vectors) on the development splits of the block requests, choosing its
+    penalty and decision points by leave-one-round-out cross-validation.
+
+    \b
+    Example:
+      graphmem-bench fit-answer-head --out graphmem/reads/blocks/data/answer_head.npz
+    """
+    from graphmem.embedding import BundledE5
+    from graphmem_bench import answer_head_fit as fit
+
+    names = [s.strip() for s in splits.split(",") if s.strip()]
+    unknown = [n for n in names if n not in SPLITS or n == "heldout"]
+    if unknown or len(names) < 2:
+        dev = ", ".join(s for s in SPLITS if s != "heldout")
+        raise click.BadParameter(
+            f"use two or more development splits of {dev}"
+            + (f"; not {', '.join(unknown)}" if unknown else "")
+        )
+    connect = _memories(ctx.obj["uri"], "fit-answer-head-schema")
+    items = fit.collect(
+        {n: fixtures / SPLITS[n] for n in names},
+        lambda ns: connect(ns, embedder="e5"),
+        progress=lambda m: click.echo(m, err=True),
+    )
+    report = fit.cross_validate(items)
+    if out:
+        fit.save(fit.fit_head(items, report, BundledE5.name), Path(out))
+        click.echo(f"saved {out}", err=True)
+    cmd = "graphmem-bench fit-answer-head" + (f" --splits {splits}" if splits else "")
+    _publish(fit.markdown(report, cmd), "fit-answer-head", write)
+
+
 @main.command("namesakes")
 @click.option("--people", default=10_000, show_default=True, type=click.IntRange(10, 1_000_000))
 @click.option(

@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from graphmem._errors import InvalidInputError
 from graphmem.config import BlockOptions
 from graphmem.domain.block import (
@@ -32,6 +34,8 @@ from graphmem.domain.model import _iso, utc_now_iso
 from graphmem.embedding import BundledE5, VectorCache
 from graphmem.extract.slots import DEFAULT_SLOTS, SlotSpec
 from graphmem.language.text import has_hangul, korean_address_forms
+from graphmem.reads.blocks import answer_head as head_mod
+from graphmem.reads.blocks.answer_head import AnswerHead, HeadSample, bundled_head
 from graphmem.reads.blocks.index import BlockSnapshot
 from graphmem.reads.request_reading import (
     FactMatch,
@@ -104,6 +108,8 @@ class GatePolicy:
     slot_nouns: tuple[tuple[str, tuple[str, ...], str], ...] = ()
     # Reads requests by meaning besides words (None: words only).
     meaning: VectorCache | None = None
+    # Corrects the reading gate's keyed decisions (only for the model it was fitted on).
+    answer_head: AnswerHead | None = None
 
     @classmethod
     def of(
@@ -111,9 +117,13 @@ class GatePolicy:
         registry: RelationRegistry | None = None,
         slots: Iterable[SlotSpec] = DEFAULT_SLOTS,
         meaning: VectorCache | None = None,
+        answer_head: bool = True,
     ) -> GatePolicy:
         nouns = tuple((sp.name, (*sp.nouns_en, *sp.nouns_ko), sp.value_type) for sp in slots)
-        return cls(registry or RelationRegistry(), nouns, meaning)
+        head = bundled_head() if answer_head and meaning is not None else None
+        if head is not None and meaning is not None and head.model != meaning.model:
+            head = None
+        return cls(registry or RelationRegistry(), nouns, meaning, head)
 
 
 def _the_partner(as_stored: str | None, namesakes: Sequence[str]) -> list[str]:
@@ -584,16 +594,15 @@ def _keyed(
         if not m.ok and not m.typed and m.reason:
             why = f"no current line answers: {m.reason}"
     # Where words decide (a line of the asked type on the asked topic), no embedding.
-    closeness = (
-        []
-        if any(m.ok for m in matches)
-        else _closeness(
-            policy,
-            req.request,
-            [fact_line(subj, rel, value) for _r, subj, rel, value in facts],
-            [r.text for r, *_ in facts],
-        )
+    fact_lines = [fact_line(subj, rel, value) for _r, subj, rel, value in facts]
+    fact_texts = [r.text for r, *_ in facts]
+    by_words = any(m.ok for m in matches)
+    rows = (
+        None
+        if by_words and not head_mod.observed()
+        else _meaning_rows(policy, req.request, fact_lines, fact_texts)
     )
+    closeness = [] if by_words or rows is None else _closeness_of(rows)
     chosen: list[tuple[float, float, int, ActiveRecord]] = []
     typed = [i for i, m in enumerate(matches) if m.typed or (m.ok and not reading.asked)]
     nearest = max(closeness, default=0.0)
@@ -612,12 +621,86 @@ def _keyed(
             and (m.typed or _asks_anything(reading))
         ):
             chosen.append((closeness[i], pool.get(r.pos, 0.0), r.pos, r))
+    chosen.sort(key=lambda c: (c[0], c[1], c[2]), reverse=True)
+    verdict = _head_verdict(req, reading, facts, matches, other, chosen, rows, policy)
+    if verdict == "veto":
+        return _empty("the answer head reads no answer in the best line", posterior)
+    if isinstance(verdict, int):
+        r = facts[verdict][0]
+        chosen = [(closeness[verdict], pool.get(r.pos, 0.0), r.pos, r)]
     if not chosen:
         return _empty(why, posterior)
-    chosen.sort(key=lambda c: (c[0], c[1], c[2]), reverse=True)
     best = chosen[0][0]
     lines = [BlockLine(r, s) for score, s, _pos, r in chosen if score >= best - 1e-9]
     return _served(lines, req, posterior)
+
+
+# The request's vector, its facts' lines' and their records'.
+_Rows = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _head_verdict(
+    req: BlockRequest,
+    reading: RequestReading,
+    facts: list[tuple[ActiveRecord, str, str, str]],
+    matches: list[FactMatch],
+    other: list[bool],
+    chosen: list[tuple[float, float, int, ActiveRecord]],
+    rows: _Rows | None,
+    policy: GatePolicy,
+) -> str | int | None:
+    """The answer head on the gate's decision: "veto" (drop the best line), the index of
+    the fact to serve in an empty block, or None (the gate's decision stands)."""
+    top = chosen[0][3] if chosen else None
+    i_top = next((i for i, (r, *_) in enumerate(facts) if r is top), -1)
+    by_all_words = i_top >= 0 and matches[i_top].ok and matches[i_top].coverage >= 1.0
+    observing = head_mod.observed()
+    head = policy.answer_head
+    if not observing and (head is None or by_all_words):
+        return None
+    if rows is None:
+        rows = _meaning_rows(
+            policy,
+            req.request,
+            [fact_line(subj, rel, value) for _r, subj, rel, value in facts],
+            [r.text for r, *_ in facts],
+        )
+        if rows is None:
+            return None
+    korean = has_hangul(req.request)
+    x = head_mod.features(
+        *rows,
+        [m.ok for m in matches],
+        [m.typed for m in matches],
+        [m.coverage for m in matches],
+        korean,
+        bool(reading.asked),
+    )
+    eligible = np.array(
+        [not o and (m.ok or m.typed) for o, m in zip(other, matches, strict=True)], dtype=bool
+    )
+    if observing:
+        head_mod.observe(
+            HeadSample(
+                req.request,
+                korean,
+                x,
+                eligible,
+                tuple(r.record_id for r, *_ in facts),
+                top.record_id if top is not None else None,
+                by_all_words,
+            )
+        )
+    if head is None or by_all_words:
+        return None
+    weights = head.for_request(korean)
+    p = weights.probability(x)
+    if i_top >= 0:
+        return "veto" if p[i_top] < weights.veto else None
+    if not eligible.any():
+        return None
+    best = int(np.where(eligible, p, -1.0).argmax())
+    return best if p[best] >= weights.serve else None
 
 
 def _other_kinds(
@@ -652,15 +735,24 @@ def _asks_anything(reading: RequestReading) -> bool:
     return bool(reading.topic) and not reading.task
 
 
-def _closeness(policy: GatePolicy, request: str, lines: list[str], texts: list[str]) -> list[float]:
-    """Each fact's closeness in meaning to the request: the larger of its line's and its
-    record's cosine; empty without an embedder."""
+def _meaning_rows(
+    policy: GatePolicy, request: str, lines: list[str], texts: list[str]
+) -> _Rows | None:
+    """The request's vector and each fact's line's and record's; None without an
+    embedder."""
     if policy.meaning is None or not lines:
-        return []
+        return None
     q = policy.meaning.query(request)
-    sims = policy.meaning.passages([*lines, *texts]) @ q
+    rows = policy.meaning.passages([*lines, *texts])
     n = len(lines)
-    return [float(max(a, b)) for a, b in zip(sims[:n], sims[n:], strict=True)]
+    return q, rows[:n], rows[n:]
+
+
+def _closeness_of(rows: _Rows) -> list[float]:
+    """Each fact's closeness in meaning to the request: the larger of its line's and its
+    record's cosine."""
+    q, lines, texts = rows
+    return [float(max(a, b)) for a, b in zip(lines @ q, texts @ q, strict=True)]
 
 
 def _plain_text(

@@ -1,0 +1,182 @@
+"""Fitting the answer head on the development splits of the blind block requests.
+
+Every world of each development split is written keyed, and every request asks
+``Memory.block`` while ``answer_head.observing`` records what the reading gate saw: each
+fact's features, which facts were eligible, and the gate's own best line before the
+head. A fact is labelled by the set's gold. One logistic model per language (L2, plain
+gradient descent over standardised features) is cross-validated leaving one round out:
+for each penalty and each pair of decision points (``veto``, ``serve``), the held-out
+round's requests are decided as the gate would with the head — its best line dropped
+below ``veto`` unless whole-topic words chose it, an empty block filled from ``serve`` —
+and scored as right when a gold line is served or, with no gold, nothing is. The best
+setting is fitted on every round and saved.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from graphmem.memory import Memory
+from graphmem.reads.blocks import answer_head
+from graphmem.reads.blocks.answer_head import AnswerHead, HeadSample, HeadWeights
+from graphmem_bench import block_requests as br
+
+PENALTIES = (0.003, 0.01, 0.03)
+VETOES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
+SERVES = (0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.1)
+# The scalar features are penalised this much less than the vector products: they are
+# few and general, the products many and easily fitted to one round's words.
+SCALAR_PENALTY = 0.01
+
+
+@dataclass(frozen=True)
+class Labelled:
+    round: str
+    lang: str
+    sample: HeadSample
+    gold: frozenset[str]
+
+
+def collect(
+    folders: dict[str, Path],
+    connect: Callable[[str], Memory],
+    progress: Callable[[str], None] = print,
+) -> list[Labelled]:
+    """Each request's last keyed decision, with its gold."""
+    out: list[Labelled] = []
+    for name, folder in folders.items():
+        for lang in ("en", "ko"):
+            seen: list[HeadSample] = []
+            with answer_head.observing(seen.append):
+                for world in br.load(folder, lang):
+                    mem = connect(f"head-{uuid.uuid4().hex[:8]}")
+                    try:
+                        br._write_world(mem, world, "keyed", False)
+                        names = {p["id"]: p["name"] for p in world["people"]}
+                        for req in world["requests"]:
+                            seen.clear()
+                            mem.block(
+                                req["request"],
+                                names[req["partner"]],
+                                now=br._now(world),
+                                fresh=False,
+                            )
+                            if seen:
+                                out.append(Labelled(name, lang, seen[-1], frozenset(req["gold"])))
+                    finally:
+                        mem.close()
+            progress(f"{name} {lang}: {sum(1 for x in out if x.round == name and x.lang == lang)}")
+    return out
+
+
+def fit(x: np.ndarray, y: np.ndarray, penalty: float, iters: int = 300) -> HeadWeights:
+    mean = x.mean(0)
+    scale = x.std(0) + 1e-6
+    z = (x - mean) / scale
+    w = np.zeros(z.shape[1], dtype=np.float64)
+    b = 0.0
+    reg = np.full(z.shape[1], penalty)
+    reg[: len(answer_head.SCALAR_FEATURES)] *= SCALAR_PENALTY
+    for _ in range(iters):
+        p = 1.0 / (1.0 + np.exp(-(z @ w + b)))
+        w -= 0.5 * (z.T @ (p - y) / len(y) + reg * w)
+        b -= 0.5 * float((p - y).mean())
+    return HeadWeights(w.astype(np.float32), b, mean, scale, 0.0, 1.1)
+
+
+def _train(items: list[Labelled], penalty: float) -> HeadWeights:
+    used = [it.sample for it in items if it.sample.eligible.any()]
+    golds = [it.gold for it in items if it.sample.eligible.any()]
+    xs = [s.features[s.eligible] for s in used]
+    ys = [
+        np.array([r in g for r, e in zip(s.record_ids, s.eligible, strict=True) if e])
+        for s, g in zip(used, golds, strict=True)
+    ]
+    return fit(np.concatenate(xs), np.concatenate(ys).astype(np.float64), penalty)
+
+
+def decide(it: Labelled, p: np.ndarray, veto: float, serve: float) -> str | None:
+    """The record served first, as the gate decides with the head."""
+    s = it.sample
+    if s.top is not None:
+        if s.top_by_all_words:
+            return s.top
+        return None if p[s.record_ids.index(s.top)] < veto else s.top
+    if not s.eligible.any():
+        return None
+    best = int(np.where(s.eligible, p, -1.0).argmax())
+    return s.record_ids[best] if p[best] >= serve else None
+
+
+def right(it: Labelled, served: str | None) -> bool:
+    return served in it.gold if it.gold else served is None
+
+
+def cross_validate(items: list[Labelled]) -> dict[str, Any]:
+    """Per language: the gate alone and each setting, leaving one round out."""
+    report: dict[str, Any] = {}
+    for lang in ("en", "ko"):
+        mine = [it for it in items if it.lang == lang]
+        rounds = sorted({it.round for it in mine})
+        gate_alone = sum(right(it, it.sample.top) for it in mine)
+        scores: dict[tuple[float, float, float], int] = {}
+        for penalty in PENALTIES:
+            probs: list[tuple[Labelled, np.ndarray]] = []
+            for held in rounds:
+                model = _train([it for it in mine if it.round != held], penalty)
+                probs += [
+                    (it, model.probability(it.sample.features)) for it in mine if it.round == held
+                ]
+            for veto, serve in itertools.product(VETOES, SERVES):
+                scores[(penalty, veto, serve)] = sum(
+                    right(it, decide(it, p, veto, serve)) for it, p in probs
+                )
+        best = max(scores, key=lambda k: (scores[k], -k[1], k[2]))
+        report[lang] = {
+            "requests": len(mine),
+            "gate_alone": gate_alone,
+            "best": best,
+            "best_right": scores[best],
+            "scores": scores,
+        }
+    return report
+
+
+def fit_head(items: list[Labelled], report: dict[str, Any], model: str) -> AnswerHead:
+    heads = {}
+    for lang in ("en", "ko"):
+        penalty, veto, serve = report[lang]["best"]
+        w = _train([it for it in items if it.lang == lang], penalty)
+        heads[lang] = HeadWeights(w.weights, w.bias, w.mean, w.scale, veto, serve)
+    return AnswerHead(model, heads["en"], heads["ko"])
+
+
+def markdown(report: dict[str, Any], command: str) -> str:
+    lines = [
+        f"Command: `{command}`",
+        "",
+        "Leave-one-round-out cross-validation on the development splits (requests the "
+        "reading gate decided on the person's facts; right: a gold line first, or nothing "
+        "when nothing answers):",
+        "",
+        "| language | requests | gate alone | with the head | penalty | veto | serve |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for lang, r in report.items():
+        penalty, veto, serve = r["best"]
+        lines.append(
+            f"| {lang} | {r['requests']} | {r['gate_alone']} | {r['best_right']} "
+            f"| {penalty} | {veto} | {serve} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def save(head: AnswerHead, path: Path) -> None:
+    answer_head.save_head(head, path)

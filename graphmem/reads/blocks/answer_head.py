@@ -1,0 +1,216 @@
+"""The answer head: whether one of a person's current facts answers a request.
+
+The reading gate decides by words, answer type and a floor on meaning; where the words
+are partial ("what colour are the cabinets" and the cabinets' delivery date) or absent,
+it serves lines that do not answer and leaves answerable requests empty. The head is a
+logistic model over the request's and the fact's multilingual-e5-small vectors (their
+cosines and their element-wise products, so it learns which directions of meaning must
+agree), the words found, the answer type and the fact's rank — one model per language,
+fitted on the development splits of the blind block requests and cross-validated by
+round (``graphmem-bench fit-answer-head``). It only corrects the gate: a fact whose
+relation and record cover every word of the request's topic is served without it (and
+without an embedding); the gate's best line by partial words or by meaning is dropped
+when the head gives it less than ``veto``; an empty block is filled with the best
+eligible fact when the head gives it at least ``serve``. Eligible facts are always of
+the asked type, of the person asked about, and not of another kind: the head never
+decides emptiness from closeness alone.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+__all__ = [
+    "AnswerHead",
+    "HeadSample",
+    "HeadWeights",
+    "bundled_head",
+    "features",
+    "load_head",
+    "observing",
+    "save_head",
+]
+
+# Changes whenever ``features`` changes: a saved head of another version is not loaded.
+FEATURES_VERSION = 1
+# The scalar features ahead of the vector products (their names, for the fit's report).
+SCALAR_FEATURES = (
+    "cos_line",
+    "cos_record",
+    "cos",
+    "below_nearest",
+    "nearest",
+    "words_found",
+    "typed",
+    "coverage",
+    "korean",
+    "asks_a_type",
+    "korean_cos",
+    "words_coverage",
+)
+BUNDLED_PATH = Path(__file__).with_name("data") / "answer_head.npz"
+
+
+@dataclass(frozen=True)
+class HeadWeights:
+    """One language's logistic model and its two decision points."""
+
+    weights: np.ndarray
+    bias: float
+    mean: np.ndarray
+    scale: np.ndarray
+    veto: float
+    serve: float
+
+    def probability(self, x: np.ndarray) -> np.ndarray:
+        z = ((x - self.mean) / self.scale) @ self.weights + self.bias
+        return np.asarray(1.0 / (1.0 + np.exp(-z)))
+
+
+@dataclass(frozen=True)
+class AnswerHead:
+    """The head for one embedding model: an English and a Korean model."""
+
+    model: str
+    english: HeadWeights
+    korean: HeadWeights
+
+    def for_request(self, korean: bool) -> HeadWeights:
+        return self.korean if korean else self.english
+
+
+def features(
+    query: np.ndarray,
+    lines: np.ndarray,
+    records: np.ndarray,
+    words_found: Sequence[bool],
+    typed: Sequence[bool],
+    coverage: Sequence[float],
+    korean: bool,
+    asks_a_type: bool,
+) -> np.ndarray:
+    """One row per fact: ``lines`` and ``records`` are the vectors of each fact's
+    "subject relation: value" line and of its record's text (normalised), ``query``
+    the request's."""
+    cos_line, cos_record = lines @ query, records @ query
+    cos = np.maximum(cos_line, cos_record)
+    nearest = np.zeros_like(cos)
+    top = float(cos.max()) if len(cos) else 0.0
+    if len(cos):
+        nearest[int(cos.argmax())] = 1.0
+    ko = 1.0 if korean else 0.0
+    found = np.asarray(words_found, dtype=np.float32)
+    cov = np.asarray(coverage, dtype=np.float32)
+    scalars = np.stack(
+        [
+            cos_line,
+            cos_record,
+            cos,
+            top - cos,
+            nearest,
+            found,
+            np.asarray(typed, dtype=np.float32),
+            cov,
+            np.full_like(cos, ko),
+            np.full_like(cos, 1.0 if asks_a_type else 0.0),
+            ko * cos,
+            found * cov,
+        ],
+        axis=1,
+    )
+    return np.concatenate([scalars, lines * query, records * query], axis=1).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class HeadSample:
+    """What the gate saw for one request, before the head: for fitting it."""
+
+    request: str
+    korean: bool
+    features: np.ndarray
+    eligible: np.ndarray
+    record_ids: tuple[str, ...]
+    # The gate's best line before the head (None: empty), and whether whole-topic words
+    # chose it (the head leaves those alone).
+    top: str | None
+    top_by_all_words: bool
+
+
+_observers: list[Callable[[HeadSample], None]] = []
+_observers_lock = threading.Lock()
+
+
+@contextmanager
+def observing(callback: Callable[[HeadSample], None]) -> Iterator[None]:
+    """Calls ``callback`` with every keyed decision's sample while inside (to fit the
+    head; blocks embed every request meanwhile)."""
+    with _observers_lock:
+        _observers.append(callback)
+    try:
+        yield
+    finally:
+        with _observers_lock:
+            _observers.remove(callback)
+
+
+def observed() -> bool:
+    return bool(_observers)
+
+
+def observe(sample: HeadSample) -> None:
+    with _observers_lock:
+        callbacks = list(_observers)
+    for callback in callbacks:
+        callback(sample)
+
+
+def save_head(head: AnswerHead, path: Path) -> None:
+    arrays: dict[str, np.ndarray] = {
+        "version": np.array(FEATURES_VERSION),
+        "model": np.array(head.model),
+    }
+    for lang, hw in (("en", head.english), ("ko", head.korean)):
+        arrays[f"{lang}_weights"] = hw.weights.astype(np.float32)
+        arrays[f"{lang}_bias"] = np.array(hw.bias, dtype=np.float32)
+        arrays[f"{lang}_mean"] = hw.mean.astype(np.float32)
+        arrays[f"{lang}_scale"] = hw.scale.astype(np.float32)
+        arrays[f"{lang}_points"] = np.array([hw.veto, hw.serve], dtype=np.float32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
+
+
+def load_head(path: Path) -> AnswerHead | None:
+    """The head saved at ``path``; None when there is none or it was fitted on other
+    features."""
+    if not path.is_file():
+        return None
+    with np.load(path) as z:
+        if int(z["version"]) != FEATURES_VERSION:
+            return None
+
+        def one(lang: str) -> HeadWeights:
+            veto, serve = (float(x) for x in z[f"{lang}_points"])
+            return HeadWeights(
+                z[f"{lang}_weights"],
+                float(z[f"{lang}_bias"]),
+                z[f"{lang}_mean"],
+                z[f"{lang}_scale"],
+                veto,
+                serve,
+            )
+
+        return AnswerHead(str(z["model"]), one("en"), one("ko"))
+
+
+@lru_cache(maxsize=1)
+def bundled_head() -> AnswerHead | None:
+    """The head shipped with graphmem (for the bundled e5), loaded once."""
+    return load_head(BUNDLED_PATH)

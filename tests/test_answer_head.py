@@ -1,0 +1,120 @@
+"""The answer head's features and its saved form (the gate's use of it is tested in
+test_blocks.py, on the real server with the bundled model)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from graphmem.reads.blocks import answer_head as ah
+
+
+def _unit(rng: np.random.Generator, n: int, d: int = 8) -> np.ndarray:
+    x = rng.normal(size=(n, d)).astype(np.float32)
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def test_features_hold_the_cosines_and_the_products():
+    rng = np.random.default_rng(1)
+    q = _unit(rng, 1)[0]
+    lines, records = _unit(rng, 3), _unit(rng, 3)
+    x = ah.features(
+        q,
+        lines,
+        records,
+        [True, False, False],
+        [True, True, False],
+        [0.5, 0, 0],
+        korean=True,
+        asks_a_type=False,
+    )
+    n = len(ah.SCALAR_FEATURES)
+    assert x.shape == (3, n + 16)
+    col = {name: x[:, i] for i, name in enumerate(ah.SCALAR_FEATURES)}
+    cos = np.maximum(lines @ q, records @ q)
+    assert np.allclose(col["cos"], cos, atol=1e-6)
+    assert np.allclose(col["below_nearest"], cos.max() - cos, atol=1e-6)
+    assert col["nearest"].tolist() == [float(i == cos.argmax()) for i in range(3)]
+    assert col["korean"].tolist() == [1.0] * 3 and col["asks_a_type"].tolist() == [0.0] * 3
+    assert col["words_coverage"].tolist() == [0.5, 0.0, 0.0]
+    assert np.allclose(x[:, n : n + 8].sum(1), lines @ q, atol=1e-5)
+    assert np.allclose(x[:, n + 8 :].sum(1), records @ q, atol=1e-5)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=1, max_value=6), st.integers(min_value=0, max_value=2**16))
+def test_a_fact_nearest_in_meaning_is_never_below_it(n, seed):
+    rng = np.random.default_rng(seed)
+    x = ah.features(
+        _unit(rng, 1)[0],
+        _unit(rng, n),
+        _unit(rng, n),
+        [False] * n,
+        [True] * n,
+        [0.0] * n,
+        korean=False,
+        asks_a_type=True,
+    )
+    below = x[:, ah.SCALAR_FEATURES.index("below_nearest")]
+    assert below.min() == 0.0 and (below >= 0).all()
+    assert x[:, ah.SCALAR_FEATURES.index("nearest")].sum() == 1.0
+
+
+def _head(d: int) -> ah.AnswerHead:
+    rng = np.random.default_rng(3)
+
+    def one(veto: float, serve: float) -> ah.HeadWeights:
+        return ah.HeadWeights(
+            rng.normal(size=d).astype(np.float32),
+            0.25,
+            rng.normal(size=d).astype(np.float32),
+            np.abs(rng.normal(size=d)).astype(np.float32) + 0.1,
+            veto,
+            serve,
+        )
+
+    return ah.AnswerHead("e5-small", one(0.2, 0.6), one(0.15, 0.8))
+
+
+def test_a_saved_head_loads_as_it_was(tmp_path: Path):
+    head = _head(20)
+    path = tmp_path / "head.npz"
+    ah.save_head(head, path)
+    back = ah.load_head(path)
+    assert back is not None and back.model == "e5-small"
+    x = np.random.default_rng(5).normal(size=(4, 20)).astype(np.float32)
+    for korean in (False, True):
+        a, b = head.for_request(korean), back.for_request(korean)
+        assert (a.veto, a.serve) == pytest.approx((b.veto, b.serve))
+        assert np.allclose(a.probability(x), b.probability(x), atol=1e-6)
+    assert back.for_request(True).veto == pytest.approx(0.15)
+
+
+def test_a_head_of_other_features_or_none_is_not_loaded(tmp_path: Path, monkeypatch):
+    assert ah.load_head(tmp_path / "missing.npz") is None
+    path = tmp_path / "head.npz"
+    ah.save_head(_head(20), path)
+    monkeypatch.setattr(ah, "FEATURES_VERSION", ah.FEATURES_VERSION + 1)
+    assert ah.load_head(path) is None
+
+
+def test_the_bundled_head_is_for_the_bundled_model():
+    from graphmem.embedding import BundledE5
+
+    head = ah.bundled_head()
+    assert head is not None, "graphmem ships graphmem/reads/blocks/data/answer_head.npz"
+    assert head.model == BundledE5.name
+    n = len(ah.SCALAR_FEATURES) + 2 * 384
+    assert head.english.weights.shape == (n,) and head.korean.weights.shape == (n,)
+    assert 0.0 <= head.english.veto < head.english.serve
+
+
+def test_observing_stops_when_the_block_is_left():
+    seen: list[ah.HeadSample] = []
+    with ah.observing(seen.append):
+        assert ah.observed()
+    assert not ah.observed()
