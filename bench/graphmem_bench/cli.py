@@ -723,7 +723,13 @@ def bench_fit_answer_head(
     if out:
         fit.save(fit.fit_head(items, report, BundledE5.name), Path(out))
         click.echo(f"saved {out}", err=True)
-    cmd = "graphmem-bench fit-answer-head" + (f" --splits {splits}" if splits else "")
+    every = ",".join(s for s in SPLITS if s != "heldout")
+    cmd = (
+        "graphmem-bench fit-answer-head"
+        + (f" --splits {splits}" if splits != every else "")
+        + (f" --out {out}" if out else "")
+        + (f" --write {write}" if write else "")
+    )
     _publish(fit.markdown(report, cmd), "fit-answer-head", write)
 
 
