@@ -176,7 +176,3 @@ def markdown(report: dict[str, Any], command: str) -> str:
             f"| {penalty} | {veto} | {serve} |"
         )
     return "\n".join(lines) + "\n"
-
-
-def save(head: AnswerHead, path: Path) -> None:
-    answer_head.save_head(head, path)

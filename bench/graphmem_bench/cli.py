@@ -703,6 +703,7 @@ def bench_fit_answer_head(
       graphmem-bench fit-answer-head --out graphmem/reads/blocks/data/answer_head.npz
     """
     from graphmem.embedding import BundledE5
+    from graphmem.reads.blocks.answer_head import save_head
     from graphmem_bench import answer_head_fit as fit
 
     names = [s.strip() for s in splits.split(",") if s.strip()]
@@ -721,7 +722,7 @@ def bench_fit_answer_head(
     )
     report = fit.cross_validate(items)
     if out:
-        fit.save(fit.fit_head(items, report, BundledE5.name), Path(out))
+        save_head(fit.fit_head(items, report, BundledE5.name), Path(out))
         click.echo(f"saved {out}", err=True)
     every = ",".join(s for s in SPLITS if s != "heldout")
     cmd = (

@@ -9,9 +9,10 @@ against. No thread, no Neo4j: a snapshot built from records is all a test needs.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -117,10 +118,9 @@ class GatePolicy:
         registry: RelationRegistry | None = None,
         slots: Iterable[SlotSpec] = DEFAULT_SLOTS,
         meaning: VectorCache | None = None,
-        answer_head: bool = True,
     ) -> GatePolicy:
         nouns = tuple((sp.name, (*sp.nouns_en, *sp.nouns_ko), sp.value_type) for sp in slots)
-        head = bundled_head() if answer_head and meaning is not None else None
+        head = bundled_head() if meaning is not None else None
         if head is not None and meaning is not None and head.model != meaning.model:
             head = None
         return cls(registry or RelationRegistry(), nouns, meaning, head)
@@ -593,16 +593,19 @@ def _keyed(
     for m in matches:
         if not m.ok and not m.typed and m.reason:
             why = f"no current line answers: {m.reason}"
-    # Where words decide (a line of the asked type on the asked topic), no embedding.
-    fact_lines = [fact_line(subj, rel, value) for _r, subj, rel, value in facts]
-    fact_texts = [r.text for r, *_ in facts]
-    by_words = any(m.ok for m in matches)
-    rows = (
-        None
-        if by_words and not head_mod.observed()
-        else _meaning_rows(policy, req.request, fact_lines, fact_texts)
+    # Where words decide (a line of the asked type on the asked topic), no embedding:
+    # the vectors are read only when something asks for them, and once.
+    rows = functools.cache(
+        lambda: _meaning_rows(
+            policy,
+            req.request,
+            [fact_line(subj, rel, value) for _r, subj, rel, value in facts],
+            [r.text for r, *_ in facts],
+        )
     )
-    closeness = [] if by_words or rows is None else _closeness_of(rows)
+    by_words = any(m.ok for m in matches)
+    vectors = None if by_words else rows()
+    closeness = [] if vectors is None else _closeness_of(vectors)
     chosen: list[tuple[float, float, int, ActiveRecord]] = []
     typed = [i for i, m in enumerate(matches) if m.typed or (m.ok and not reading.asked)]
     nearest = max(closeness, default=0.0)
@@ -646,7 +649,7 @@ def _head_verdict(
     matches: list[FactMatch],
     other: list[bool],
     chosen: list[tuple[float, float, int, ActiveRecord]],
-    rows: _Rows | None,
+    rows: Callable[[], _Rows | None],
     policy: GatePolicy,
 ) -> str | int | None:
     """The answer head on the gate's decision: "veto" (drop the best line), the index of
@@ -658,18 +661,12 @@ def _head_verdict(
     head = policy.answer_head
     if not observing and (head is None or by_all_words):
         return None
-    if rows is None:
-        rows = _meaning_rows(
-            policy,
-            req.request,
-            [fact_line(subj, rel, value) for _r, subj, rel, value in facts],
-            [r.text for r, *_ in facts],
-        )
-        if rows is None:
-            return None
+    vectors = rows()
+    if vectors is None:
+        return None
     korean = has_hangul(req.request)
     x = head_mod.features(
-        *rows,
+        *vectors,
         [m.ok for m in matches],
         [m.typed for m in matches],
         [m.coverage for m in matches],
