@@ -564,6 +564,7 @@ SPLITS = {
     "round6": "block_requests_round6",
     "round7": "block_requests_round7",
     "round8": "block_requests_round8",
+    "round9": "block_requests_round9",
     "heldout": "block_requests_heldout",
 }
 
@@ -576,7 +577,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ … _round8/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round9/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -584,9 +585,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2 … round8: block_requests/, block_requests_round2/ … "
-    "_round8/ (read while building); heldout: block_requests_heldout/ "
-    "(round 9, never read).",
+    help="dev, round2 … round9: block_requests/, block_requests_round2/ … "
+    "_round9/ (read while building); heldout: block_requests_heldout/ "
+    "(round 10, never read).",
 )
 @click.option(
     "--mode",
