@@ -100,6 +100,11 @@ def test_a_head_of_other_features_or_none_is_not_loaded(tmp_path: Path, monkeypa
     ah.save_head(_head(20), path)
     monkeypatch.setattr(ah, "FEATURES_VERSION", ah.FEATURES_VERSION + 1)
     assert ah.load_head(path) is None
+    # A plain-text head is read only as one.
+    plain = tmp_path / "plain.npz"
+    ah.save_head(_head(20), plain, version=ah.PLAIN_FEATURES_VERSION + 7)
+    assert ah.load_head(plain) is None
+    assert ah.load_head(plain, ah.PLAIN_FEATURES_VERSION + 7) is not None
 
 
 def test_the_bundled_head_is_for_the_bundled_model():
@@ -111,6 +116,50 @@ def test_the_bundled_head_is_for_the_bundled_model():
     n = len(ah.SCALAR_FEATURES) + 2 * 384
     assert head.english.weights.shape == (n,) and head.korean.weights.shape == (n,)
     assert 0.0 <= head.english.veto < head.english.serve
+
+
+def test_the_bundled_plain_text_head_reads_its_own_features():
+    from graphmem.embedding import BundledE5
+
+    head = ah.bundled_head(plain=True)
+    assert head is not None, "graphmem ships graphmem/reads/blocks/data/plain_head.npz"
+    assert head.model == BundledE5.name
+    n = len(ah.SCALAR_FEATURES) + len(ah.PLAIN_FEATURES) + 2 * 384
+    assert head.english.weights.shape == (n,) and head.korean.weights.shape == (n,)
+    for weights in (head.english, head.korean):
+        assert 0.0 < weights.serve < 1.0
+
+
+def test_plain_features_put_the_record_facts_after_the_scalars():
+    rng = np.random.default_rng(3)
+    q = rng.normal(size=8).astype(np.float32)
+    q /= np.linalg.norm(q)
+    recs = rng.normal(size=(3, 8)).astype(np.float32)
+    recs /= np.linalg.norm(recs, axis=1, keepdims=True)
+    x = ah.plain_features(
+        q,
+        recs,
+        [True, False, False],
+        [1.0, 0.0, 0.5],
+        False,
+        True,
+        [False, False, True],
+        [True, True, False],
+        [False, True, False],
+        [False, False, True],
+    )
+    k = len(ah.SCALAR_FEATURES)
+    assert x.shape == (3, k + len(ah.PLAIN_FEATURES) + 16)
+    base = ah.features(
+        q, recs, recs, [True, False, False], [True] * 3, [1.0, 0.0, 0.5], False, True
+    )
+    assert np.allclose(x[:, :k], base[:, :k]) and np.allclose(x[:, -16:], base[:, k:])
+    extras = x[:, k : k + len(ah.PLAIN_FEATURES)]
+    assert extras[:, 0].tolist() == [0, 0, 1]  # the newest
+    assert extras[:, 1].tolist() == [1, 1, 0]  # said by them
+    assert extras[:, 2].tolist() == [0, 1, 0]  # names them
+    assert extras[:, 3].tolist() == [0, 0, 1]  # says it changes something
+    assert np.allclose(extras[:, 4], np.log1p(3))
 
 
 def test_observing_stops_when_the_block_is_left():

@@ -747,7 +747,7 @@ def test_the_answer_head_drops_lines_that_do_not_answer_and_fills_ones_that_do(
     kept = {
         "when do the cabinets come?": "12 May",
         "how much is the tiler per hour?": "$45",
-        "노아 차 어디에 대면 돼요?": "B구역",
+        "Noah 차 어디에 대면 돼요?": "B구역",
     }
     filled = {"can Noah eat cheese?": "dairy", "how many people are we feeding?": "45"}
     for request in dropped:
@@ -759,8 +759,66 @@ def test_the_answer_head_drops_lines_that_do_not_answer_and_fills_ones_that_do(
     # The gate alone (another embedder, or no head shipped) serves and leaves these.
     from graphmem.reads.blocks import gates
 
-    monkeypatch.setattr(gates, "bundled_head", lambda: None)
+    monkeypatch.setattr(gates, "bundled_head", lambda plain=False: None)
     alone = connect(f"{namespace}-alone")
     _noahs_house(alone)
+    assert all(not alone.block(r, "Ines Alvarez", now="2026-04-10").abstained for r in dropped)
+    assert all(alone.block(r, "Ines Alvarez", now="2026-04-10").abstained for r in filled)
+
+
+def _noahs_messages(memory):
+    """The same house, as plain text: nothing keyed."""
+    said = [
+        ("2026-04-01", "Noah: the boiler service is booked for Thursday at 9am"),
+        ("2026-04-02", "Noah: the cabinets arrive on 12 May"),
+        ("2026-04-03", "Noah: the tiler charges $45 an hour"),
+        ("2026-04-04", "Noah: I can't do dairy at all, just so you know"),
+        ("2026-04-04", "Noah: we're expecting 45 at the party"),
+        ("2026-04-05", "Noah: the painter starts on Monday the 20th"),
+    ]
+    memory.ingest(
+        [
+            Record(
+                text,
+                speaker="Noah Berg",
+                participants=("Noah Berg", "Ines Alvarez"),
+                observed_at=day,
+            )
+            for day, text in said
+        ]
+    )
+
+
+def test_the_plain_text_head_picks_the_record_that_answers_or_none(
+    memory, connect, namespace, monkeypatch
+):
+    """Nothing keyed: closeness chose records that do not answer ("the tiler's phone
+    number" is not his rate); the plain-text head reads that, and reads the answer in
+    records the gate's floor left out."""
+    _noahs_messages(memory)
+    dropped = (
+        "what's the tiler's phone number?",
+        "is there parking for the party?",
+        "who's doing the tiles?",
+    )
+    kept = {
+        "how much is the tiler per hour?": "$45",
+        "can Noah eat cheese?": "dairy",
+        "when's the painter coming?": "Monday the 20th",
+    }
+    filled = {"how many people are we feeding?": "45", "보일러 점검 몇 시예요?": "9am"}
+    for request in dropped:
+        b = memory.block(request, "Ines Alvarez", now="2026-04-10")
+        assert b.abstained and "answer head" in b.reason, (request, b)
+    for request, value in {**kept, **filled}.items():
+        b = memory.block(request, "Ines Alvarez", now="2026-04-10")
+        assert value in b.text, (request, b)
+    # The gate alone serves and leaves these.
+    from graphmem.reads.blocks import gates
+
+    keyed_head = gates.bundled_head()
+    monkeypatch.setattr(gates, "bundled_head", lambda plain=False: None if plain else keyed_head)
+    alone = connect(f"{namespace}-alone")
+    _noahs_messages(alone)
     assert all(not alone.block(r, "Ines Alvarez", now="2026-04-10").abstained for r in dropped)
     assert all(alone.block(r, "Ines Alvarez", now="2026-04-10").abstained for r in filled)

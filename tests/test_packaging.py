@@ -66,4 +66,5 @@ def test_the_wheel_ships_the_library_only(wheel: Path) -> None:
     assert any(n.startswith("graphmem/_cypher/") for n in names), "the named Cypher ships"
     assert "graphmem/py.typed" in names, "the PEP 561 marker ships: type checkers read the hints"
     assert "graphmem/reads/blocks/data/answer_head.npz" in names, "the fitted answer head ships"
+    assert "graphmem/reads/blocks/data/plain_head.npz" in names, "so does the plain-text one"
     assert not [n for n in names if "graphmem_bench" in n or n.startswith("tests/")]

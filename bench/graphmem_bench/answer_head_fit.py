@@ -10,13 +10,17 @@ round's requests are decided as the gate would with the head — its best line d
 below ``veto`` unless whole-topic words chose it, an empty block filled from ``serve`` —
 and scored as right when a gold line is served or, with no gold, nothing is. The best
 setting is fitted on every round and saved.
+
+With ``plain`` the worlds are written as plain text and the plain-text head is fitted
+the same way over the person's raw records. A record an answer's record replaced counts
+as right too: the gate serves the newest record on the topic it chose.
 """
 
 from __future__ import annotations
 
 import itertools
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +35,8 @@ from graphmem_bench import block_requests as br
 PENALTIES = (0.003, 0.01, 0.03)
 VETOES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
 SERVES = (0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.1)
+# Plain text: the head picks, from this probability (no veto of the gate's own pick).
+PLAIN_SERVES = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 1.1)
 # The scalar features are penalised this much less than the vector products: they are
 # few and general, the products many and easily fitted to one round's words.
 SCALAR_PENALTY = 0.01
@@ -44,21 +50,41 @@ class Labelled:
     gold: frozenset[str]
 
 
+def replaced_by(world: dict[str, Any], gold: Iterable[str]) -> frozenset[str]:
+    """The gold facts and every fact they replaced, directly or through others."""
+    replaces = {f["id"]: f["replaces"] for f in world["facts"] if f.get("replaces")}
+    out = set(gold)
+    todo = list(out)
+    while todo:
+        older = replaces.get(todo.pop())
+        if older is not None and older not in out:
+            out.add(older)
+            todo.append(older)
+    return frozenset(out)
+
+
 def collect(
     folders: dict[str, Path],
     connect: Callable[[str], Memory],
     progress: Callable[[str], None] = print,
+    plain: bool = False,
 ) -> list[Labelled]:
-    """Each request's last keyed decision, with its gold."""
+    """Each request's last keyed decision (with ``plain``: plain-text decision), with
+    its gold."""
     out: list[Labelled] = []
+    seen: list[HeadSample] = []
+
+    def keep(sample: HeadSample) -> None:
+        if sample.plain == plain:
+            seen.append(sample)
+
     for name, folder in folders.items():
         for lang in ("en", "ko"):
-            seen: list[HeadSample] = []
-            with answer_head.observing(seen.append):
+            with answer_head.observing(keep):
                 for world in br.load(folder, lang):
                     mem = connect(f"head-{uuid.uuid4().hex[:8]}")
                     try:
-                        br._write_world(mem, world, "keyed", False)
+                        br._write_world(mem, world, "plain" if plain else "keyed", False)
                         names = {p["id"]: p["name"] for p in world["people"]}
                         for req in world["requests"]:
                             seen.clear()
@@ -69,21 +95,32 @@ def collect(
                                 fresh=False,
                             )
                             if seen:
-                                out.append(Labelled(name, lang, seen[-1], frozenset(req["gold"])))
+                                gold = (
+                                    replaced_by(world, req["gold"])
+                                    if plain
+                                    else frozenset(req["gold"])
+                                )
+                                out.append(Labelled(name, lang, seen[-1], gold))
                     finally:
                         mem.close()
             progress(f"{name} {lang}: {sum(1 for x in out if x.round == name and x.lang == lang)}")
     return out
 
 
-def fit(x: np.ndarray, y: np.ndarray, penalty: float, iters: int = 300) -> HeadWeights:
+def fit(
+    x: np.ndarray,
+    y: np.ndarray,
+    penalty: float,
+    iters: int = 300,
+    scalars: int = len(answer_head.SCALAR_FEATURES),
+) -> HeadWeights:
     mean = x.mean(0)
     scale = x.std(0) + 1e-6
     z = (x - mean) / scale
     w = np.zeros(z.shape[1], dtype=np.float64)
     b = 0.0
     reg = np.full(z.shape[1], penalty)
-    reg[: len(answer_head.SCALAR_FEATURES)] *= SCALAR_PENALTY
+    reg[:scalars] *= SCALAR_PENALTY
     for _ in range(iters):
         p = 1.0 / (1.0 + np.exp(-(z @ w + b)))
         w -= 0.5 * (z.T @ (p - y) / len(y) + reg * w)
@@ -99,12 +136,19 @@ def _train(items: list[Labelled], penalty: float) -> HeadWeights:
         np.array([r in g for r, e in zip(s.record_ids, s.eligible, strict=True) if e])
         for s, g in zip(used, golds, strict=True)
     ]
-    return fit(np.concatenate(xs), np.concatenate(ys).astype(np.float64), penalty)
+    scalars = len(answer_head.SCALAR_FEATURES)
+    if used and used[0].plain:
+        scalars += len(answer_head.PLAIN_FEATURES)
+    return fit(np.concatenate(xs), np.concatenate(ys).astype(np.float64), penalty, scalars=scalars)
 
 
 def decide(it: Labelled, p: np.ndarray, veto: float, serve: float) -> str | None:
-    """The record served first, as the gate decides with the head."""
+    """The record served first, as the gate decides with the head (plain text: the
+    head picks from ``serve``, ``veto`` unused)."""
     s = it.sample
+    if s.plain and not (s.top is not None and s.top_by_all_words):
+        best = int(p.argmax()) if len(p) else -1
+        return s.record_ids[best] if best >= 0 and p[best] >= serve else None
     if s.top is not None:
         if s.top_by_all_words:
             return s.top
@@ -127,6 +171,7 @@ def cross_validate(items: list[Labelled]) -> dict[str, Any]:
         rounds = sorted({it.round for it in mine})
         gate_alone = sum(right(it, it.sample.top) for it in mine)
         scores: dict[tuple[float, float, float], int] = {}
+        plain = any(it.sample.plain for it in mine)
         for penalty in PENALTIES:
             probs: list[tuple[Labelled, np.ndarray]] = []
             for held in rounds:
@@ -134,7 +179,10 @@ def cross_validate(items: list[Labelled]) -> dict[str, Any]:
                 probs += [
                     (it, model.probability(it.sample.features)) for it in mine if it.round == held
                 ]
-            for veto, serve in itertools.product(VETOES, SERVES):
+            points = (
+                ((0.0, s) for s in PLAIN_SERVES) if plain else itertools.product(VETOES, SERVES)
+            )
+            for veto, serve in points:
                 scores[(penalty, veto, serve)] = sum(
                     right(it, decide(it, p, veto, serve)) for it, p in probs
                 )
@@ -158,13 +206,20 @@ def fit_head(items: list[Labelled], report: dict[str, Any], model: str) -> Answe
     return AnswerHead(model, heads["en"], heads["ko"])
 
 
-def markdown(report: dict[str, Any], command: str) -> str:
+def markdown(report: dict[str, Any], command: str, plain: bool = False) -> str:
+    decided = (
+        "the person's raw records, the worlds written as plain text; right: a gold record "
+        "or one it replaced"
+        if plain
+        else "the person's facts; right: a gold line"
+    )
     lines = [
         f"Command: `{command}`",
         "",
         "Leave-one-round-out cross-validation on the development splits (requests the "
-        "reading gate decided on the person's facts; right: a gold line first, or nothing "
-        "when nothing answers):",
+        f"reading gate decided on {decided} first, or nothing when nothing answers)"
+        + (": the head picks, from `serve`; no veto" if plain else "")
+        + ":",
         "",
         "| language | requests | gate alone | with the head | penalty | veto | serve |",
         "|---|---:|---:|---:|---:|---:|---:|",
@@ -173,6 +228,6 @@ def markdown(report: dict[str, Any], command: str) -> str:
         penalty, veto, serve = r["best"]
         lines.append(
             f"| {lang} | {r['requests']} | {r['gate_alone']} | {r['best_right']} "
-            f"| {penalty} | {veto} | {serve} |"
+            f"| {penalty} | {'–' if plain else veto} | {serve} |"
         )
     return "\n".join(lines) + "\n"

@@ -688,23 +688,40 @@ def bench_block_requests(
     type=click.Path(dir_okay=False),
     default=None,
     help="Where to save the head (graphmem ships it as "
-    "graphmem/reads/blocks/data/answer_head.npz); without it, only the report.",
+    "graphmem/reads/blocks/data/answer_head.npz, and the plain-text one as "
+    "plain_head.npz beside it); without it, only the report.",
+)
+@click.option(
+    "--plain",
+    is_flag=True,
+    help="Fit the plain-text head: the worlds written as plain text, rows the person's "
+    "raw records.",
 )
 @click.option("--write", "write", type=click.Path(dir_okay=False), default=None)
 @click.pass_context
 def bench_fit_answer_head(
-    ctx: click.Context, fixtures: Path, splits: str, out: str | None, write: str | None
+    ctx: click.Context,
+    fixtures: Path,
+    splits: str,
+    out: str | None,
+    plain: bool,
+    write: str | None,
 ) -> None:
     """Fit the answer head of the reading gate (one logistic model per language over the
     bundled e5's vectors) on the development splits of the block requests, choosing its
     penalty and decision points by leave-one-round-out cross-validation.
 
     \b
-    Example:
+    Examples:
       graphmem-bench fit-answer-head --out graphmem/reads/blocks/data/answer_head.npz
+      graphmem-bench fit-answer-head --plain --out graphmem/reads/blocks/data/plain_head.npz
     """
     from graphmem.embedding import BundledE5
-    from graphmem.reads.blocks.answer_head import save_head
+    from graphmem.reads.blocks.answer_head import (
+        FEATURES_VERSION,
+        PLAIN_FEATURES_VERSION,
+        save_head,
+    )
     from graphmem_bench import answer_head_fit as fit
 
     names = [s.strip() for s in splits.split(",") if s.strip()]
@@ -720,19 +737,23 @@ def bench_fit_answer_head(
         {n: fixtures / SPLITS[n] for n in names},
         lambda ns: connect(ns, embedder="e5"),
         progress=lambda m: click.echo(m, err=True),
+        plain=plain,
     )
     report = fit.cross_validate(items)
     if out:
-        save_head(fit.fit_head(items, report, BundledE5.name), Path(out))
+        version = PLAIN_FEATURES_VERSION if plain else FEATURES_VERSION
+        save_head(fit.fit_head(items, report, BundledE5.name), Path(out), version)
         click.echo(f"saved {out}", err=True)
     every = ",".join(s for s in SPLITS if s != "heldout")
     cmd = (
         "graphmem-bench fit-answer-head"
         + (f" --splits {splits}" if splits != every else "")
+        + (" --plain" if plain else "")
         + (f" --out {out}" if out else "")
         + (f" --write {write}" if write else "")
     )
-    _publish(fit.markdown(report, cmd), "fit-answer-head", write)
+    section = "fit-plain-head" if plain else "fit-answer-head"
+    _publish(fit.markdown(report, cmd, plain), section, write)
 
 
 @main.command("namesakes")

@@ -60,3 +60,22 @@ def test_cross_validation_never_scores_below_the_gate_alone():
         # veto 0 and serve above 1 is the gate alone, so the best is never worse.
         assert r["scores"][(fit.PENALTIES[0], 0.0, 1.1)] == r["gate_alone"]
         assert r["best_right"] >= r["gate_alone"]
+
+
+def test_a_plain_answer_counts_the_records_it_replaced():
+    """The plain-text gate serves the newest record on the topic it chose: choosing a
+    record the answer replaced (directly or through another) is right too, and nothing
+    newer than the answer is."""
+    world = {
+        "facts": [
+            {"id": "f1"},
+            {"id": "f2", "replaces": "f1"},
+            {"id": "f3", "replaces": "f2"},
+            {"id": "f4"},
+            {"id": "f5", "replaces": "f4"},
+        ]
+    }
+    assert fit.replaced_by(world, ["f3"]) == {"f1", "f2", "f3"}
+    assert fit.replaced_by(world, ["f2"]) == {"f1", "f2"}
+    assert fit.replaced_by(world, ["f4"]) == {"f4"}
+    assert fit.replaced_by(world, []) == frozenset()

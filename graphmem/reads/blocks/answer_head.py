@@ -14,6 +14,13 @@ when the head gives it less than ``veto``; an empty block is filled with the bes
 eligible fact when the head gives it at least ``serve``. Eligible facts are always of
 the asked type, of the person asked about, and not of another kind: the head never
 decides emptiness from closeness alone.
+
+Plain text (nothing keyed about the person) has a head of its own, fitted the same way on
+the same worlds written as plain text: its rows are the person's raw records that state
+a value of the asked type, the record's text standing in for a fact's line, with what a
+raw record tells besides (the newest? said by the person? naming them? saying it changes
+something?). There the head picks: the record it reads the answer in, from ``serve``,
+or none — unless words covering the whole topic chose one.
 """
 
 from __future__ import annotations
@@ -35,11 +42,14 @@ __all__ = [
     "features",
     "load_head",
     "observing",
+    "plain_features",
     "save_head",
 ]
 
 # Changes whenever ``features`` changes: a saved head of another version is not loaded.
 FEATURES_VERSION = 1
+# ... and whenever ``plain_features`` changes, for the plain-text head.
+PLAIN_FEATURES_VERSION = 1
 # The scalar features ahead of the vector products (their names, for the fit's report).
 SCALAR_FEATURES = (
     "cos_line",
@@ -56,6 +66,7 @@ SCALAR_FEATURES = (
     "words_coverage",
 )
 BUNDLED_PATH = Path(__file__).with_name("data") / "answer_head.npz"
+BUNDLED_PLAIN_PATH = Path(__file__).with_name("data") / "plain_head.npz"
 
 
 @dataclass(frozen=True)
@@ -128,6 +139,47 @@ def features(
     return np.concatenate([scalars, lines * query, records * query], axis=1).astype(np.float32)
 
 
+PLAIN_FEATURES = (
+    "newest",
+    "said_by_them",
+    "names_them",
+    "states_a_change",
+    "candidates",
+)
+
+
+def plain_features(
+    query: np.ndarray,
+    records: np.ndarray,
+    words_found: Sequence[bool],
+    coverage: Sequence[float],
+    korean: bool,
+    asks_a_type: bool,
+    newest: Sequence[bool],
+    said_by_them: Sequence[bool],
+    names_them: Sequence[bool],
+    states_change: Sequence[bool],
+) -> np.ndarray:
+    """One row per raw record of the person's that states a value of the asked type:
+    ``features`` with the record's text standing in for a line, then whether it is the
+    newest of them, whether the person said it, whether it names them, whether it says
+    it changes something, and how many there are."""
+    n = len(records)
+    base = features(query, records, records, words_found, [True] * n, coverage, korean, asks_a_type)
+    extras = np.stack(
+        [
+            np.asarray(newest, dtype=np.float32),
+            np.asarray(said_by_them, dtype=np.float32),
+            np.asarray(names_them, dtype=np.float32),
+            np.asarray(states_change, dtype=np.float32),
+            np.full(n, np.log1p(n), dtype=np.float32),
+        ],
+        axis=1,
+    ).reshape(n, len(PLAIN_FEATURES))
+    scalars = len(SCALAR_FEATURES)
+    return np.concatenate([base[:, :scalars], extras, base[:, scalars:]], axis=1)
+
+
 @dataclass(frozen=True)
 class HeadSample:
     """What the gate saw for one request, before the head: for fitting it."""
@@ -141,6 +193,8 @@ class HeadSample:
     # chose it (the head leaves those alone).
     top: str | None
     top_by_all_words: bool
+    # Rows are raw records (plain text), not facts.
+    plain: bool = False
 
 
 _observers: list[Callable[[HeadSample], None]] = []
@@ -149,8 +203,8 @@ _observers_lock = threading.Lock()
 
 @contextmanager
 def observing(callback: Callable[[HeadSample], None]) -> Iterator[None]:
-    """Calls ``callback`` with every keyed decision's sample while inside (to fit the
-    head; blocks embed every request meanwhile)."""
+    """Calls ``callback`` with every keyed and plain-text decision's sample while inside
+    (to fit the heads; blocks embed every request meanwhile)."""
     with _observers_lock:
         _observers.append(callback)
     try:
@@ -171,9 +225,11 @@ def observe(sample: HeadSample) -> None:
         callback(sample)
 
 
-def save_head(head: AnswerHead, path: Path) -> None:
+def save_head(head: AnswerHead, path: Path, version: int | None = None) -> None:
+    """Save ``head``, fitted on features of ``version`` (``FEATURES_VERSION`` unless
+    given; ``PLAIN_FEATURES_VERSION`` for the plain-text head)."""
     arrays: dict[str, np.ndarray] = {
-        "version": np.array(FEATURES_VERSION),
+        "version": np.array(FEATURES_VERSION if version is None else version),
         "model": np.array(head.model),
     }
     for lang, hw in (("en", head.english), ("ko", head.korean)):
@@ -187,13 +243,13 @@ def save_head(head: AnswerHead, path: Path) -> None:
         np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
 
 
-def load_head(path: Path) -> AnswerHead | None:
+def load_head(path: Path, version: int | None = None) -> AnswerHead | None:
     """The head saved at ``path``; None when there is none or it was fitted on other
-    features."""
+    features than ``version`` (``FEATURES_VERSION`` unless given)."""
     if not path.is_file():
         return None
     with np.load(path) as z:
-        if int(z["version"]) != FEATURES_VERSION:
+        if int(z["version"]) != (FEATURES_VERSION if version is None else version):
             return None
 
         def one(lang: str) -> HeadWeights:
@@ -210,7 +266,10 @@ def load_head(path: Path) -> AnswerHead | None:
         return AnswerHead(str(z["model"]), one("en"), one("ko"))
 
 
-@lru_cache(maxsize=1)
-def bundled_head() -> AnswerHead | None:
-    """The head shipped with graphmem (for the bundled e5), loaded once."""
+@lru_cache(maxsize=2)
+def bundled_head(plain: bool = False) -> AnswerHead | None:
+    """The head shipped with graphmem for facts, or with ``plain`` for raw records (both
+    for the bundled e5), loaded once."""
+    if plain:
+        return load_head(BUNDLED_PLAIN_PATH, PLAIN_FEATURES_VERSION)
     return load_head(BUNDLED_PATH)

@@ -111,6 +111,8 @@ class GatePolicy:
     meaning: VectorCache | None = None
     # Corrects the reading gate's keyed decisions (only for the model it was fitted on).
     answer_head: AnswerHead | None = None
+    # ... and its plain-text ones (raw records, nothing keyed about the person).
+    plain_head: AnswerHead | None = None
 
     @classmethod
     def of(
@@ -120,10 +122,20 @@ class GatePolicy:
         meaning: VectorCache | None = None,
     ) -> GatePolicy:
         nouns = tuple((sp.name, (*sp.nouns_en, *sp.nouns_ko), sp.value_type) for sp in slots)
-        head = bundled_head() if meaning is not None else None
-        if head is not None and meaning is not None and head.model != meaning.model:
-            head = None
-        return cls(registry or RelationRegistry(), nouns, meaning, head)
+
+        def fitted_for_meaning(head: AnswerHead | None) -> AnswerHead | None:
+            # A head reads one model's vectors: none for another embedder.
+            if meaning is None or head is None or head.model != meaning.model:
+                return None
+            return head
+
+        return cls(
+            registry or RelationRegistry(),
+            nouns,
+            meaning,
+            fitted_for_meaning(bundled_head()),
+            fitted_for_meaning(bundled_head(plain=True)),
+        )
 
 
 def _the_partner(as_stored: str | None, namesakes: Sequence[str]) -> list[str]:
@@ -802,6 +814,7 @@ def _plain_text(
     if not typed or (not reading.asked and not reading.topic):
         return _empty("no record of theirs states what the request asks", posterior)
     words = [match_fact(reading, "text", r.text, r.text) for r in typed]
+    vectors = np.zeros((0, 0), dtype=np.float32)
     if policy.meaning is None:
         closeness = [m.coverage if m.ok else 0.0 for m in words]
         floor = 1e-9
@@ -815,9 +828,21 @@ def _plain_text(
         for i, (c, m) in enumerate(zip(closeness, words, strict=True))
         if m.ok or c >= floor
     ]
+    verdict: str | int | None = None
+    if policy.meaning is not None:
+        verdict = _plain_head_verdict(
+            req, reading, typed, words, scored, q, vectors, policy, people, parts
+        )
+        if verdict == "veto":
+            return _empty("the answer head reads no answer in the records", posterior)
+        if isinstance(verdict, int):
+            # The head's record leads; the others stay, for the newest on its topic.
+            m = words[verdict]
+            head_pick = (closeness[verdict] + (m.coverage * WORD_WEIGHT if m.ok else 0.0), verdict)
+            scored = [head_pick, *(s for s in scored if s[1] != verdict)]
     if not scored:
         return _empty("no record of theirs is about what the request asks", posterior)
-    best_score, best = max(scored)
+    best_score, best = scored[0] if isinstance(verdict, int) else max(scored)
     # The newest record on the best one's topic: what was said last stands.
     pick = best
     if policy.meaning is not None:
@@ -844,3 +869,61 @@ def _plain_text(
             ):
                 pick = i
     return _served([BlockLine(typed[pick], best_score)], req, posterior)
+
+
+def _plain_head_verdict(
+    req: BlockRequest,
+    reading: RequestReading,
+    typed: list[ActiveRecord],
+    words: list[FactMatch],
+    scored: list[tuple[float, int]],
+    query: np.ndarray,
+    vectors: np.ndarray,
+    policy: GatePolicy,
+    people: set[str],
+    parts: set[str],
+) -> str | int | None:
+    """The plain-text answer head: unless words covering the whole topic chose the
+    gate's best record, the head picks — the index of the record it reads the answer in
+    from ``serve``, or "veto" (none) — and None leaves the gate's decision standing."""
+    top = max(scored)[1] if scored else -1
+    by_all_words = top >= 0 and words[top].ok and words[top].coverage >= 1.0
+    observing = head_mod.observed()
+    head = policy.plain_head
+    if not observing and (head is None or by_all_words):
+        return None
+    korean = has_hangul(req.request)
+    newest = max(r.pos for r in typed)
+    x = head_mod.plain_features(
+        query,
+        vectors,
+        [m.ok for m in words],
+        [m.coverage for m in words],
+        korean,
+        bool(reading.asked),
+        [r.pos == newest for r in typed],
+        [normalize_name(r.speaker or "") in people for r in typed],
+        [_names_any(r.text, parts) for r in typed],
+        [states_a_change(r.text) for r in typed],
+    )
+    if observing:
+        head_mod.observe(
+            HeadSample(
+                req.request,
+                korean,
+                x,
+                np.ones(len(typed), dtype=bool),
+                tuple(r.record_id for r in typed),
+                typed[top].record_id if top >= 0 else None,
+                by_all_words,
+                plain=True,
+            )
+        )
+    if head is None or by_all_words:
+        return None
+    weights = head.for_request(korean)
+    p = weights.probability(x)
+    best = int(p.argmax())
+    if p[best] < weights.serve:
+        return "veto" if top >= 0 else None
+    return None if best == top else best
