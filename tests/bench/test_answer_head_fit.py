@@ -79,3 +79,18 @@ def test_a_plain_answer_counts_the_records_it_replaced():
     assert fit.replaced_by(world, ["f2"]) == {"f1", "f2"}
     assert fit.replaced_by(world, ["f4"]) == {"f4"}
     assert fit.replaced_by(world, []) == frozenset()
+
+
+def test_on_plain_text_the_head_picks_from_serve_unless_whole_topic_words_chose():
+    x = np.zeros((3, N))
+    p = np.array([0.1, 0.6, 0.3])
+    ids = ("f0", "f1", "f2")
+
+    def plain(top: str | None, by_words: bool = False) -> fit.Labelled:
+        s = HeadSample("q", False, x, np.ones(3, dtype=bool), ids, top, by_words, plain=True)
+        return fit.Labelled("r", "en", s, frozenset({"f1"}))
+
+    assert fit.decide(plain("f0"), p, veto=0.0, serve=0.5) == "f1"  # the head switches
+    assert fit.decide(plain("f0"), p, veto=0.0, serve=0.7) is None  # or serves none
+    assert fit.decide(plain(None), p, veto=0.9, serve=0.5) == "f1"  # veto is unused
+    assert fit.decide(plain("f0", by_words=True), p, veto=0.0, serve=0.5) == "f0"
