@@ -210,6 +210,36 @@ def test_plain_text_serves_the_newest_record_on_the_topic(connect, namespace):
 
 
 @pytest.mark.integration
+def test_plain_text_a_change_question_quoting_the_old_value_gets_the_new_one(connect, namespace):
+    """ "Still the Crown?" shares its words with the old message more than with the new
+    one: a change question weighs the records on the topic by meaning alone, and is
+    answered by the newest."""
+    with connect(namespace) as memory:
+        memory.ingest(
+            [
+                Record(
+                    "Lena: book club is at the Crown & Anchor on Thursday, 7:30",
+                    speaker="Lena Ortiz",
+                    participants=("Lena Ortiz", "Sam Reid"),
+                    observed_at="2026-06-01",
+                ),
+                Record(
+                    "Lena: book club will be at my place on Thursday at 7:30, the pub's too noisy",
+                    speaker="Lena Ortiz",
+                    participants=("Lena Ortiz", "Sam Reid"),
+                    observed_at="2026-06-08",
+                ),
+            ]
+        )
+        for request in (
+            "book club still at the Crown on thursday?",
+            "where's book club, still the Crown?",
+        ):
+            b = memory.block(request, "Sam Reid", now="2026-06-10")
+            assert "my place" in b.text and "Crown &" not in b.text, (request, b)
+
+
+@pytest.mark.integration
 def test_plain_text_in_korean_is_not_replaced_by_a_change_on_another_topic(connect, namespace):
     # e5 puts Korean chat messages close together: a later "대신" about who covers the
     # desk is no news about Garam's uniform size.

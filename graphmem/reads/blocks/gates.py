@@ -848,12 +848,13 @@ def _plain_text(
     if policy.meaning is not None:
         same = vectors @ vectors[best]
         shift = PLAIN_KOREAN_SHIFT if has_hangul(typed[best].text) else 0.0
-        for score, i in scored:
-            if (
-                same[i] >= SAME_TOPIC + shift
-                and score >= best_score - SAME_TOPIC_SLACK
-                and typed[i].pos > typed[pick].pos
-            ):
+        # "is it still Wesley Hall?" quotes the old value: its words favour the older
+        # record, so a change question compares the records by meaning alone, all of
+        # them, not only those its words or the floor let in.
+        near = [(closeness[i], i) for i in range(len(typed))] if reading.change else scored
+        least = (closeness[best] if reading.change else best_score) - SAME_TOPIC_SLACK
+        for score, i in near:
+            if same[i] >= SAME_TOPIC + shift and score >= least and typed[i].pos > typed[pick].pos:
                 pick = i
         # A later message that says it replaces something, on the same topic, wins even
         # when worded unlike the request ("parts delayed, looking like Friday noon now"):
