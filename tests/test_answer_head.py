@@ -100,11 +100,31 @@ def test_a_head_of_other_features_or_none_is_not_loaded(tmp_path: Path, monkeypa
     ah.save_head(_head(20), path)
     monkeypatch.setattr(ah, "FEATURES_VERSION", ah.FEATURES_VERSION + 1)
     assert ah.load_head(path) is None
-    # A plain-text head is read only as one.
-    plain = tmp_path / "plain.npz"
-    ah.save_head(_head(20), plain, version=ah.PLAIN_FEATURES_VERSION + 7)
-    assert ah.load_head(plain) is None
-    assert ah.load_head(plain, ah.PLAIN_FEATURES_VERSION + 7) is not None
+
+
+def test_each_kind_of_head_is_read_only_as_itself(tmp_path: Path):
+    """The keyed and the plain-text heads may share a feature version: each records its
+    kind, and a head of the other kind (or of another width) is not loaded."""
+    scalars = len(ah.SCALAR_FEATURES)
+    plain_scalars = scalars + len(ah.PLAIN_FEATURES)
+    keyed, plain = tmp_path / "keyed.npz", tmp_path / "plain.npz"
+    ah.save_head(_head(scalars + 8), keyed)
+    ah.save_head(_head(plain_scalars + 8), plain, plain=True)
+    assert ah.load_head(keyed) is not None and ah.load_head(keyed, plain=True) is None
+    assert ah.load_head(plain, plain=True) is not None and ah.load_head(plain) is None
+    odd = tmp_path / "odd.npz"
+    ah.save_head(_head(scalars + 7), odd)  # not the scalars and two equal products
+    assert ah.load_head(odd) is None
+
+
+def test_the_plain_pick_follows_serve_and_leaves_whole_topic_words():
+    p = np.array([0.1, 0.6, 0.3])
+    assert ah.plain_pick(p, top=0, by_all_words=False, serve=0.5) == 1  # switches
+    assert ah.plain_pick(p, top=1, by_all_words=False, serve=0.5) is None  # agrees
+    assert ah.plain_pick(p, top=0, by_all_words=False, serve=0.7) == "none"
+    assert ah.plain_pick(p, top=-1, by_all_words=False, serve=0.7) is None  # empty stays
+    assert ah.plain_pick(p, top=-1, by_all_words=False, serve=0.5) == 1  # fills
+    assert ah.plain_pick(p, top=0, by_all_words=True, serve=0.5) is None
 
 
 def test_the_bundled_head_is_for_the_bundled_model():
@@ -121,7 +141,7 @@ def test_the_bundled_head_is_for_the_bundled_model():
 def test_the_bundled_plain_text_head_reads_its_own_features():
     from graphmem.embedding import BundledE5
 
-    head = ah.bundled_head(plain=True)
+    head = ah.bundled_plain_head()
     assert head is not None, "graphmem ships graphmem/reads/blocks/data/plain_head.npz"
     assert head.model == BundledE5.name
     n = len(ah.SCALAR_FEATURES) + len(ah.PLAIN_FEATURES) + 2 * 384

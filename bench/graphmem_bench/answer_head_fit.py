@@ -13,7 +13,9 @@ setting is fitted on every round and saved.
 
 With ``plain`` the worlds are written as plain text and the plain-text head is fitted
 the same way over the person's raw records. A record an answer's record replaced counts
-as right too: the gate serves the newest record on the topic it chose.
+as right too, since the gate serves the newest record on the topic of the one chosen;
+so the cross-validation scores the record the head picks, and what is served after that
+step may differ (the held-out run measures what is served).
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from graphmem_bench import block_requests as br
 PENALTIES = (0.003, 0.01, 0.03)
 VETOES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
 SERVES = (0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.1)
-# Plain text: the head picks, from this probability (no veto of the gate's own pick).
+# Plain text: the head picks the record it gives at least this; below it, nothing is
+# served (the gate's own record too), unless whole-topic words chose that record.
 PLAIN_SERVES = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 1.1)
 # The scalar features are penalised this much less than the vector products: they are
 # few and general, the products many and easily fitted to one round's words.
@@ -146,9 +149,12 @@ def decide(it: Labelled, p: np.ndarray, veto: float, serve: float) -> str | None
     """The record served first, as the gate decides with the head (plain text: the
     head picks from ``serve``, ``veto`` unused)."""
     s = it.sample
-    if s.plain and not (s.top is not None and s.top_by_all_words):
-        best = int(p.argmax()) if len(p) else -1
-        return s.record_ids[best] if best >= 0 and p[best] >= serve else None
+    if s.plain:
+        top = s.record_ids.index(s.top) if s.top is not None else -1
+        pick = answer_head.plain_pick(p, top, s.top_by_all_words, serve)
+        if pick is None:
+            return s.top
+        return None if pick == "none" else s.record_ids[int(pick)]
     if s.top is not None:
         if s.top_by_all_words:
             return s.top

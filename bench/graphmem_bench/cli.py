@@ -717,11 +717,7 @@ def bench_fit_answer_head(
       graphmem-bench fit-answer-head --plain --out graphmem/reads/blocks/data/plain_head.npz
     """
     from graphmem.embedding import BundledE5
-    from graphmem.reads.blocks.answer_head import (
-        FEATURES_VERSION,
-        PLAIN_FEATURES_VERSION,
-        save_head,
-    )
+    from graphmem.reads.blocks.answer_head import save_head
     from graphmem_bench import answer_head_fit as fit
 
     names = [s.strip() for s in splits.split(",") if s.strip()]
@@ -740,9 +736,15 @@ def bench_fit_answer_head(
         plain=plain,
     )
     report = fit.cross_validate(items)
+    for lang, r in report.items():
+        if r["best_right"] < r["gate_alone"]:
+            click.echo(
+                f"warning: {lang}: the best head decides {r['best_right']} right, the gate "
+                f"alone {r['gate_alone']}; do not ship it",
+                err=True,
+            )
     if out:
-        version = PLAIN_FEATURES_VERSION if plain else FEATURES_VERSION
-        save_head(fit.fit_head(items, report, BundledE5.name), Path(out), version)
+        save_head(fit.fit_head(items, report, BundledE5.name), Path(out), plain=plain)
         click.echo(f"saved {out}", err=True)
     every = ",".join(s for s in SPLITS if s != "heldout")
     cmd = (

@@ -16,7 +16,7 @@ the asked type, of the person asked about, and not of another kind: the head nev
 decides emptiness from closeness alone.
 
 Plain text (nothing keyed about the person) has a head of its own, fitted the same way on
-the same worlds written as plain text: its rows are the person's raw records that state
+the development rounds written as plain text: its rows are the person's raw records that state
 a value of the asked type, the record's text standing in for a fact's line, with what a
 raw record tells besides (the newest? said by the person? naming them? saying it changes
 something?). There the head picks: the record it reads the answer in, from ``serve``,
@@ -39,10 +39,12 @@ __all__ = [
     "HeadSample",
     "HeadWeights",
     "bundled_head",
+    "bundled_plain_head",
     "features",
     "load_head",
     "observing",
     "plain_features",
+    "plain_pick",
     "save_head",
 ]
 
@@ -175,9 +177,22 @@ def plain_features(
             np.full(n, np.log1p(n), dtype=np.float32),
         ],
         axis=1,
-    ).reshape(n, len(PLAIN_FEATURES))
+    )
     scalars = len(SCALAR_FEATURES)
     return np.concatenate([base[:, :scalars], extras, base[:, scalars:]], axis=1)
+
+
+def plain_pick(p: np.ndarray, top: int, by_all_words: bool, serve: float) -> int | str | None:
+    """The plain-text head's decision over its records' probabilities ``p``, the gate's
+    best record ``top`` (-1: none): None leaves the gate's decision (whole-topic words
+    chose, or the head agrees), an index is the record to serve instead, "none" serves
+    nothing (no record reaches ``serve``)."""
+    if by_all_words or not len(p):
+        return None
+    best = int(p.argmax())
+    if p[best] < serve:
+        return "none" if top >= 0 else None
+    return None if best == top else best
 
 
 @dataclass(frozen=True)
@@ -225,11 +240,12 @@ def observe(sample: HeadSample) -> None:
         callback(sample)
 
 
-def save_head(head: AnswerHead, path: Path, version: int | None = None) -> None:
-    """Save ``head``, fitted on features of ``version`` (``FEATURES_VERSION`` unless
-    given; ``PLAIN_FEATURES_VERSION`` for the plain-text head)."""
+def save_head(head: AnswerHead, path: Path, plain: bool = False) -> None:
+    """Save ``head``: the keyed one, or with ``plain`` the plain-text one (each records
+    its kind and the version of its features)."""
     arrays: dict[str, np.ndarray] = {
-        "version": np.array(FEATURES_VERSION if version is None else version),
+        "version": np.array(PLAIN_FEATURES_VERSION if plain else FEATURES_VERSION),
+        "kind": np.array("plain" if plain else "keyed"),
         "model": np.array(head.model),
     }
     for lang, hw in (("en", head.english), ("ko", head.korean)):
@@ -243,19 +259,26 @@ def save_head(head: AnswerHead, path: Path, version: int | None = None) -> None:
         np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
 
 
-def load_head(path: Path, version: int | None = None) -> AnswerHead | None:
-    """The head saved at ``path``; None when there is none or it was fitted on other
-    features than ``version`` (``FEATURES_VERSION`` unless given)."""
+def load_head(path: Path, plain: bool = False) -> AnswerHead | None:
+    """The keyed head saved at ``path`` (with ``plain``: the plain-text one); None when
+    there is none, or it is of the other kind, or fitted on other features."""
     if not path.is_file():
         return None
     with np.load(path) as z:
-        if int(z["version"]) != (FEATURES_VERSION if version is None else version):
+        kind = str(z["kind"]) if "kind" in z.files else "keyed"
+        version = PLAIN_FEATURES_VERSION if plain else FEATURES_VERSION
+        if kind != ("plain" if plain else "keyed") or int(z["version"]) != version:
             return None
+        scalars = len(SCALAR_FEATURES) + (len(PLAIN_FEATURES) if plain else 0)
 
-        def one(lang: str) -> HeadWeights:
+        def one(lang: str) -> HeadWeights | None:
+            weights = z[f"{lang}_weights"]
+            # The scalars, then two products of a vector: anything else is no head of ours.
+            if weights.ndim != 1 or weights.shape[0] <= scalars or (weights.shape[0] - scalars) % 2:
+                return None
             veto, serve = (float(x) for x in z[f"{lang}_points"])
             return HeadWeights(
-                z[f"{lang}_weights"],
+                weights,
                 float(z[f"{lang}_bias"]),
                 z[f"{lang}_mean"],
                 z[f"{lang}_scale"],
@@ -263,13 +286,19 @@ def load_head(path: Path, version: int | None = None) -> AnswerHead | None:
                 serve,
             )
 
-        return AnswerHead(str(z["model"]), one("en"), one("ko"))
+        english, korean = one("en"), one("ko")
+        if english is None or korean is None:
+            return None
+        return AnswerHead(str(z["model"]), english, korean)
 
 
-@lru_cache(maxsize=2)
-def bundled_head(plain: bool = False) -> AnswerHead | None:
-    """The head shipped with graphmem for facts, or with ``plain`` for raw records (both
-    for the bundled e5), loaded once."""
-    if plain:
-        return load_head(BUNDLED_PLAIN_PATH, PLAIN_FEATURES_VERSION)
+@lru_cache(maxsize=1)
+def bundled_head() -> AnswerHead | None:
+    """The keyed head shipped with graphmem (for the bundled e5), loaded once."""
     return load_head(BUNDLED_PATH)
+
+
+@lru_cache(maxsize=1)
+def bundled_plain_head() -> AnswerHead | None:
+    """The plain-text head shipped with graphmem (for the bundled e5), loaded once."""
+    return load_head(BUNDLED_PLAIN_PATH, plain=True)

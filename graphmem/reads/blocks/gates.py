@@ -36,7 +36,13 @@ from graphmem.embedding import BundledE5, VectorCache
 from graphmem.extract.slots import DEFAULT_SLOTS, SlotSpec
 from graphmem.language.text import has_hangul, korean_address_forms
 from graphmem.reads.blocks import answer_head as head_mod
-from graphmem.reads.blocks.answer_head import AnswerHead, HeadSample, bundled_head
+from graphmem.reads.blocks.answer_head import (
+    AnswerHead,
+    HeadSample,
+    bundled_head,
+    bundled_plain_head,
+    plain_pick,
+)
 from graphmem.reads.blocks.index import BlockSnapshot
 from graphmem.reads.request_reading import (
     FactMatch,
@@ -122,19 +128,19 @@ class GatePolicy:
         meaning: VectorCache | None = None,
     ) -> GatePolicy:
         nouns = tuple((sp.name, (*sp.nouns_en, *sp.nouns_ko), sp.value_type) for sp in slots)
+        if meaning is None:
+            return cls(registry or RelationRegistry(), nouns)
 
         def fitted_for_meaning(head: AnswerHead | None) -> AnswerHead | None:
             # A head reads one model's vectors: none for another embedder.
-            if meaning is None or head is None or head.model != meaning.model:
-                return None
-            return head
+            return head if head is not None and head.model == meaning.model else None
 
         return cls(
             registry or RelationRegistry(),
             nouns,
             meaning,
             fitted_for_meaning(bundled_head()),
-            fitted_for_meaning(bundled_head(plain=True)),
+            fitted_for_meaning(bundled_plain_head()),
         )
 
 
@@ -814,7 +820,7 @@ def _plain_text(
     if not typed or (not reading.asked and not reading.topic):
         return _empty("no record of theirs states what the request asks", posterior)
     words = [match_fact(reading, "text", r.text, r.text) for r in typed]
-    vectors = np.zeros((0, 0), dtype=np.float32)
+    q = vectors = np.zeros((0, 0), dtype=np.float32)
     if policy.meaning is None:
         closeness = [m.coverage if m.ok else 0.0 for m in words]
         floor = 1e-9
@@ -833,7 +839,7 @@ def _plain_text(
         verdict = _plain_head_verdict(
             req, reading, typed, words, scored, q, vectors, policy, people, parts
         )
-        if verdict == "veto":
+        if verdict == "none":
             return _empty("the answer head reads no answer in the records", posterior)
         if isinstance(verdict, int):
             # The head's record leads; the others stay, for the newest on its topic.
@@ -884,9 +890,8 @@ def _plain_head_verdict(
     people: set[str],
     parts: set[str],
 ) -> str | int | None:
-    """The plain-text answer head: unless words covering the whole topic chose the
-    gate's best record, the head picks — the index of the record it reads the answer in
-    from ``serve``, or "veto" (none) — and None leaves the gate's decision standing."""
+    """The plain-text answer head (``plain_pick``): None leaves the gate's decision, an
+    index is the record to serve instead, "none" serves nothing."""
     top = max(scored)[1] if scored else -1
     by_all_words = top >= 0 and words[top].ok and words[top].coverage >= 1.0
     observing = head_mod.observed()
@@ -923,8 +928,4 @@ def _plain_head_verdict(
     if head is None or by_all_words:
         return None
     weights = head.for_request(korean)
-    p = weights.probability(x)
-    best = int(p.argmax())
-    if p[best] < weights.serve:
-        return "veto" if top >= 0 else None
-    return None if best == top else best
+    return plain_pick(weights.probability(x), top, by_all_words, weights.serve)
