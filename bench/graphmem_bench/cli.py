@@ -712,7 +712,7 @@ def bench_fit_answer_head(
     penalty and decision points by leave-one-round-out cross-validation.
 
     \b
-    Examples:
+    Example:
       graphmem-bench fit-answer-head --out graphmem/reads/blocks/data/answer_head.npz
       graphmem-bench fit-answer-head --plain --out graphmem/reads/blocks/data/plain_head.npz
     """
