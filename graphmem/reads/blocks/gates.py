@@ -829,8 +829,12 @@ def _plain_text(
         vectors = policy.meaning.passages([r.text for r in typed])
         closeness = [float(x) for x in vectors @ q]
         floor = PLAIN_FLOOR + (PLAIN_KOREAN_SHIFT if has_hangul(req.request) else 0.0)
+    scores = [
+        c + (m.coverage * WORD_WEIGHT if m.ok else 0.0)
+        for c, m in zip(closeness, words, strict=True)
+    ]
     scored = [
-        (c + (m.coverage * WORD_WEIGHT if m.ok else 0.0), i)
+        (scores[i], i)
         for i, (c, m) in enumerate(zip(closeness, words, strict=True))
         if m.ok or c >= floor
     ]
@@ -843,9 +847,7 @@ def _plain_text(
             return _empty("the answer head reads no answer in the records", posterior)
         if isinstance(verdict, int):
             # The head's record leads; the others stay, for the newest on its topic.
-            m = words[verdict]
-            head_pick = (closeness[verdict] + (m.coverage * WORD_WEIGHT if m.ok else 0.0), verdict)
-            scored = [head_pick, *(s for s in scored if s[1] != verdict)]
+            scored = [(scores[verdict], verdict), *(s for s in scored if s[1] != verdict)]
     if not scored:
         return _empty("no record of theirs is about what the request asks", posterior)
     best_score, best = scored[0] if isinstance(verdict, int) else max(scored)
