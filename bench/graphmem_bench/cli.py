@@ -257,8 +257,8 @@ def bench_tenants(
     default=FIXTURES_DEFAULT,
     show_default=True,
     type=click.Path(file_okay=False),
-    callback=_fixture("The Hangul renderings (hangul_names/, _round2/, _round3/)"),
-    help="The folder holding hangul_names/ and _round2/ (dev) and _round3/ (held out).",
+    callback=_fixture("The Hangul renderings (hangul_names/, _round2/ … _round4/)"),
+    help="The folder holding hangul_names/, _round2/ and _round3/ (dev) and _round4/ (held out).",
 )
 @click.option(
     "--no-meaning",
