@@ -67,4 +67,6 @@ def test_the_wheel_ships_the_library_only(wheel: Path) -> None:
     assert "graphmem/py.typed" in names, "the PEP 561 marker ships: type checkers read the hints"
     assert "graphmem/reads/blocks/data/answer_head.npz" in names, "the fitted answer head ships"
     assert "graphmem/reads/blocks/data/plain_head.npz" in names, "so does the plain-text one"
+    assert "graphmem/language/data/cldr_names_ko.tsv" in names, "names Korean translates"
+    assert "graphmem/language/data/CLDR-LICENSE" in names, "with the licence they come under"
     assert not [n for n in names if "graphmem_bench" in n or n.startswith("tests/")]

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
 
+from graphmem.language.lexicon import compact, english_names, korean_names
 from graphmem.language.name_meaning import (
     MEANING_CANDIDATES,
     MEANING_LINK_P,
@@ -126,9 +127,13 @@ _FINAL = [
 ]
 
 
+_REGNAL_SE = re.compile(r"([0-9])\s*세(?![\uac00-\ud7a3])")
+
+
 def hangul_phonemes(text: str) -> str:
     """Hangul (and any Latin parts, through ``latin_phonemes``) as coarse phonemes."""
     out: list[str] = []
+    text = _REGNAL_SE.sub(r"\1", text)  # "16세": the count of a name, as "XVI" is
     for part in re.findall(r"[\uac00-\ud7a3]+|[A-Za-z\u00C0-\u024F0-9]+", text):
         if HANGUL_SYLLABLE.match(part):
             for ch in part:
@@ -357,6 +362,13 @@ def _skeleton(p: str) -> str:
     return "".join("S" if c == "Z" else c for c in p if c not in _VOWELS and c not in "HR")
 
 
+def _skeletons(p: str) -> tuple[str, ...]:
+    """The skeletons a Latin form is filed under: an r after a vowel is left out in English
+    names (커쇼 for Kershaw) and written 르 in most others (페르디난드, 메르켈)."""
+    spoken = "".join("L" if c == "R" else c for c in p)
+    return tuple(dict.fromkeys((_skeleton(p), _skeleton(spoken))))
+
+
 def _keys(skeleton: str) -> set[str]:
     """Index keys: the skeleton, and for longer ones its one-deletion neighbourhood."""
     return _neighbourhood(skeleton) if len(skeleton) >= 3 else {skeleton}
@@ -431,7 +443,54 @@ HEAD_WORDS: dict[str, tuple[str, ...]] = {
     "세계": ("world",),
     "올림픽": ("olympic", "olympics"),
     "섬들": ("islands",),
+    # titles, when the name holds them ("젤다 공주" for Princess Zelda)
+    "공주": ("princess",),
+    "왕자": ("prince",),
+    "여왕": ("queen",),
+    "왕": ("king",),
+    "황제": ("emperor",),
+    "황후": ("empress",),
+    "교황": ("pope",),
+    "추기경": ("cardinal",),
+    "장군": ("general",),
+    "선장": ("captain",),
+    "박사": ("doctor", "dr"),
+    "성": ("saint", "st"),
+    "부인": ("madame", "lady", "mrs"),
+    "선수": ("player",),
 }
+# Titles after a person's name that the name itself may not hold ("고요제이 천황" for
+# Go-Yōzei, "엘리자베스 2세 여왕" for Elizabeth II): tried without them.
+PERSON_TITLES = frozenset(
+    [
+        "천황",
+        "황제",
+        "교황",
+        "국왕",
+        "왕",
+        "여왕",
+        "대왕",
+        "황후",
+        "왕비",
+        "공주",
+        "왕자",
+        "추기경",
+        "주교",
+        "대주교",
+        "신부",
+        "수녀",
+        "목사",
+        "경",
+        "박사",
+        "교수",
+        "선장",
+        "장군",
+        "제독",
+        "대통령",
+        "총리",
+        "수상",
+    ]
+)
 # Head words that only say what kind of thing a name is ("NBC 방송", "Apple 사"); the
 # others make another entity of it ("Minnesota 대학교" is not Minnesota).
 CLASS_NOUNS = frozenset({"방송", "그룹", "회사", "기업", "사", "신문"})
@@ -494,12 +553,17 @@ class CrossScriptLinker:
         self._phon: dict[str, list[tuple[str, float, str]]] = {}
         self._cache: dict[tuple[str, bool | str], Link | None] = {}
         self._words: dict[str, list[str]] = {}
-        self._digits: dict[str, str] = {}  # names holding numbers: their digits
+        # names holding numbers: the numbers a rendering of them must hold
+        self._digits: dict[str, frozenset[str]] = {}
         self._by_skeleton: dict[str, set[str]] = defaultdict(set)
         self._by_word: dict[str, set[str]] = defaultdict(set)
         self._by_spelling: dict[str, set[str]] = defaultdict(set)  # case and accents folded
         self._ko_phon: dict[str, str] = {}  # Hangul names, for Latin spans (link_latin)
         self._by_skeleton_ko: dict[str, set[str]] = defaultdict(set)
+        # names Korean translates (``lexicon``): Latin names by their Korean name, and
+        # Hangul names by their English one
+        self._by_translation: dict[str, set[str]] = defaultdict(set)
+        self._by_translation_ko: dict[str, set[str]] = defaultdict(set)
         # add() may run on a writer's thread while a reader links: one at a time.
         self._lock = threading.RLock()
         self.add(names)
@@ -516,20 +580,25 @@ class CrossScriptLinker:
             if k in self._seen:
                 continue
             self._seen.add(k)
-            if digits := _digits(name):
-                self._digits[name] = digits
+            if (numbers := _name_numbers(name)) != _NO_NUMBERS:
+                self._digits[name] = numbers
             if HANGUL_SYLLABLE.search(name):
                 p = hangul_phonemes(name)
+                for english in english_names(name):
+                    self._by_translation_ko[english.lower()].add(name)
+                    added = True
                 if p:
                     self._ko_phon[name] = p
                     for key in _keys(_skeleton(p)):
                         self._by_skeleton_ko[key].add(name)
                     added = True
                 continue
+            for korean in korean_names(name):
+                self._by_translation[compact(korean)].add(name)
             forms = _spoken_forms(name)
             if not forms:
                 continue
-            self._phon[name] = [(p, pen, _skeleton(p)) for p, pen in forms]
+            self._phon[name] = [(p, pen, sk) for p, pen in forms for sk in _skeletons(p)]
             for _, _, skeleton in self._phon[name]:
                 for key in _keys(skeleton):
                     self._by_skeleton[key].add(name)
@@ -557,6 +626,8 @@ class CrossScriptLinker:
             return self._cached((span, "latin"), lambda: self._link_latin(span))
 
     def _link_latin(self, span: str) -> Link | None:
+        if found := _only(self._by_translation_ko.get(" ".join(span.split()).lower())):
+            return found
         forms = latin_forms(span)
         if not forms:
             return None
@@ -564,12 +635,12 @@ class CrossScriptLinker:
         if len(skeleton) < self.min_consonants:
             return None
         floor = self._floor(self.threshold)
-        digits = _digits(span)
+        numbers = _span_numbers(span)
         candidates = {
             n
             for p in forms
             for n in _candidates(self._by_skeleton_ko, _skeleton(p))
-            if self._digits.get(n, "") == digits
+            if self._numbers_agree(n, numbers)
         }
         ranked = sorted(
             ((max(similarity(p, self._ko_phon[n], floor) for p in forms), n) for n in candidates),
@@ -704,9 +775,24 @@ class CrossScriptLinker:
         self._cache[key] = found
         return found
 
+    def _core_is_a_name(self, name: str) -> bool:
+        """Whether another indexed name is ``name`` without its designators ("Sydney" for
+        Sydney FC)."""
+        core = _fold(" ".join(_without_designators(name.split())))
+        return any(n != name for n in self._by_spelling.get(core, ()))
+
+    def _numbers_agree(self, name: str, numbers: tuple[str, bool]) -> bool:
+        """Numbers are written as numbers: "윈도우 8" is not Windows 7 (``_span_numbers``)."""
+        digits, glued = numbers
+        if glued:
+            return digits == _digits(name)
+        return digits in self._digits.get(name, _NO_NUMBERS)
+
     def _needed(self, skeleton: str) -> float:
-        """The score a link needs: nearly exact for two consonants or fewer ("교토")."""
-        return SHORT_THRESHOLD if len(skeleton) < 3 else self.threshold
+        """The score a link needs: nearly exact for two consonants or fewer ("교토"),
+        unless a number narrows the names down ("비오 9세" for Pius IX)."""
+        counted = any(c.isdigit() for c in skeleton) and any(c.isalpha() for c in skeleton)
+        return SHORT_THRESHOLD if len(skeleton) < 3 and not counted else self.threshold
 
     def _clear_best(self, ranked: list[tuple[float, str]], needed: float) -> Link | None:
         """The best of ``ranked`` (score, name), best first, when it scores ``needed`` and
@@ -728,24 +814,37 @@ class CrossScriptLinker:
         return max(0.0, 2 * needed - 1.0 - self.margin)
 
     def _exact(self, span: str) -> Link | None:
+        if english_names(span):
+            return self._translation(span)
         p = hangul_phonemes(span)
         skeleton = _skeleton(p)
         if len(skeleton) < self.min_consonants:
             return None
-        digits = _digits(span)
+        numbers = _span_numbers(span)
         ranked = sorted(
             (
-                (max(similarity(p, f) for f, pen, _ in self._phon[n] if not pen), n)
+                (max(similarity(p, f) for f, pen, _ in self._phon[n] if pen <= _WHOLE), n)
                 for n in self._by_skeleton.get(skeleton, ())
-                if any(not pen for _, pen, _ in self._phon[n]) and self._digits.get(n, "") == digits
+                if any(pen <= _WHOLE for _, pen, _ in self._phon[n])
+                and self._numbers_agree(n, numbers)
             ),
             reverse=True,
         )
         return self._clear_best(ranked, EXACT_SCORE)
 
+    def _translation(self, span: str) -> Link | None:
+        """The name a Korean country, region or language name translates ("독일어" for
+        German), if the index holds it; the table knows what the span means, so no name
+        that merely sounds like it is linked instead (not Serbia for "세르비아어")."""
+        return _only(self._by_translation.get(compact(span)))
+
     def _link(self, span: str) -> Link | None:
+        if english_names(span):
+            return self._translation(span)
         found = self._ranked_link(span)
         tokens = span.split()
+        if found is None and len(tokens) > 1 and tokens[-1] in PERSON_TITLES:
+            found = self._ranked_link(" ".join(tokens[:-1]))
         last = tokens[-1] if len(tokens) > 1 else ""
         if (
             found is None
@@ -792,18 +891,18 @@ class CrossScriptLinker:
             # Consonant skeletons first (C speed): only near ones get the weighted search.
             cutoff = max(1, len(skeleton) // 2)
             near = []
-            digits = _digits(span)
+            numbers = _span_numbers(span)
             for name in candidates:
-                if self._digits.get(name, "") != digits:
+                if not self._numbers_agree(name, numbers):
                     continue  # numbers are written as numbers: "윈도우 8" is not Windows 7
                 # only the forms whose consonants are near get the weighted comparison
-                forms = [
-                    (d, f, pen)
-                    for f, pen, form_skeleton in self._phon[name]
-                    if (d := Levenshtein.distance(skeleton, form_skeleton, score_cutoff=cutoff))
-                    <= cutoff
-                ]
-                if forms:
+                nearest: dict[str, tuple[int, float]] = {}  # a form may have two skeletons
+                for f, pen, form_skeleton in self._phon[name]:
+                    d = Levenshtein.distance(skeleton, form_skeleton, score_cutoff=cutoff)
+                    if d <= cutoff and (f not in nearest or d < nearest[f][0]):
+                        nearest[f] = (d, pen)
+                if nearest:
+                    forms = [(d, f, pen) for f, (d, pen) in nearest.items()]
                     near.append((min(d for d, _, _ in forms), name, forms))
             # nearest first; names break ties so that a run does not depend on set order
             near.sort(key=lambda item: (item[0], item[1]))
@@ -811,6 +910,8 @@ class CrossScriptLinker:
                 for _, form, penalty in forms:
                     target = part if penalty >= SURNAME_PENALTY else whole
                     sim = similarity(p, form, floor) - penalty
+                    if penalty == WITHOUT_DESIGNATOR and self._core_is_a_name(name):
+                        sim -= DESIGNATOR_PENALTY
                     if sim > target.get(name, 0.0):
                         target[name] = sim
             # A surname alone counts only when no whole name is good enough.
@@ -838,12 +939,19 @@ class CrossScriptLinker:
         if not pool or not rest:
             return out
         rest_p = [hangul_phonemes(t) for t in rest]
+        # a rest word Korean translates ("독일 축구 국가대표팀": Germany)
+        rest_en = [{_fold(e) for e in english_names(t)} for t in rest]
         head_words = {w for options in wanted for w in options}
         for name in pool:
             words = [w for w in self._words[name] if w not in head_words]
             if len(words) != len(rest_p):
                 continue
-            sims = [max(similarity(rp, f) for w in words for f in latin_forms(w)) for rp in rest_p]
+            sims = [
+                1.0
+                if en & set(words)
+                else max(similarity(rp, f) for w in words for f in latin_forms(w))
+                for rp, en in zip(rest_p, rest_en, strict=True)
+            ]
             out[name] = min(sims)
         return out
 
@@ -863,6 +971,12 @@ SHORT_THRESHOLD = 0.95  # two consonants or fewer ("교토"): nearly exact, or n
 # "Sounds the same": what a common noun needs to be linked (``exact``).
 EXACT_SCORE = 0.95
 REORDER_PENALTY = 0.02  # family name first: common for East Asian names only
+# A club's or company's name said without its designator ("번리" for Burnley F.C.) marks
+# its form; where another name is spelled so ("Sydney" beside Sydney FC), that form is
+# DESIGNATOR_PENALTY behind it.
+WITHOUT_DESIGNATOR = 1e-9
+DESIGNATOR_PENALTY = 0.05
+_WHOLE = WITHOUT_DESIGNATOR  # forms that say the whole name (``_exact`` compares only them)
 
 
 # Club and company designators Korean usually leaves out ("레알 마드리드" for Real Madrid
@@ -895,21 +1009,30 @@ DESIGNATORS = frozenset(
 )
 
 
+def _without_designators(words: list[str]) -> list[str]:
+    """A name's words without a club or company designator at either end."""
+    return [
+        w
+        for i, w in enumerate(words)
+        if i not in (0, len(words) - 1) or _fold(w).replace(".", "") not in DESIGNATORS
+    ]
+
+
 def _spoken_forms(name: str) -> list[tuple[str, float]]:
     """How a name may be said: whole (spelled, or pronounced as English), without a
     leading article or a club designator, in East Asian order (family name first: "고지마
     히데오" for Hideo Kojima), without middle names, or by its last word."""
     words = name.split()
+    forms: list[tuple[str, float]] = []
     if words and words[0].lower() == "the" and len(words) > 1:
         words = words[1:]
-    forms = [(p, 0.0) for p in latin_forms(" ".join(words))]
-    core = [
-        w
-        for i, w in enumerate(words)
-        if i not in (0, len(words) - 1) or _fold(w).replace(".", "") not in DESIGNATORS
-    ]
+        forms += [(p, 0.0) for p in latin_forms(name, 1)]  # "더 심슨스": the article said
+    forms += [(p, 0.0) for p in latin_forms(" ".join(words))]
+    if regnal := _regnal_form(" ".join(words)):
+        forms += [(p, 0.0) for p in latin_forms(regnal, 2)]
+    core = _without_designators(words)
     if core and core != words:
-        forms += [(p, 0.0) for p in latin_forms(" ".join(core), 2)]
+        forms += [(p, WITHOUT_DESIGNATOR) for p in latin_forms(" ".join(core), 2)]
         words = core
     if len(words) == 2:
         forms += [(p, REORDER_PENALTY) for p in latin_forms(f"{words[1]} {words[0]}", 2)]
@@ -924,8 +1047,74 @@ def _spoken_forms(name: str) -> list[tuple[str, float]]:
     return list(best.items())
 
 
+def _only(names: set[str] | None) -> Link | None:
+    """The one name of ``names`` as a sure link; None when there are none or several."""
+    return Link(next(iter(names)), 1.0, 1.0) if names and len(names) == 1 else None
+
+
 def _digits(text: str) -> str:
     return " ".join(re.findall(r"[0-9]+", text))
+
+
+def _span_numbers(span: str) -> tuple[str, bool]:
+    """The numbers a span holds (Roman numerals read as numbers), and whether one is
+    written onto a Latin letter ("S3", "A7"): a model's number, which must be spelled as
+    the name spells it (Samsung Galaxy S III is not "S3"'s Callixtus III)."""
+    return _digits(_arabic(span)), bool(re.search(r"[A-Za-z][0-9]", span))
+
+
+_ROMAN = re.compile(r"(?=[IVXL])(?:XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50}
+_NO_NUMBERS = frozenset({""})
+
+
+def _roman_value(token: str) -> int | None:
+    if not _ROMAN.fullmatch(token):
+        return None
+    total = previous = 0
+    for ch in reversed(token):
+        value = _ROMAN_VALUES[ch]
+        total, previous = (total - value, previous) if value < previous else (total + value, value)
+    return total
+
+
+def _arabic(text: str) -> str:
+    """Roman numerals that count a name ("Louis XVI of France", "Final Fantasy VII") as
+    Korean writes them ("루이 16세"): in Arabic digits. Never the first word, and a lone
+    "I" only at the end or before "of" ("Alexander I of Russia", not "And I Love Her")."""
+    words = text.split()
+    out = list(words)
+    for i, w in enumerate(words):
+        value = _roman_value(w.rstrip(","))
+        if i == 0 or value is None or words[i - 1][:1].islower():
+            continue
+        if w.rstrip(",") == "I" and not (i == len(words) - 1 or words[i + 1] == "of"):
+            continue
+        out[i] = str(value)
+    return " ".join(out)
+
+
+def _name_numbers(name: str) -> frozenset[str]:
+    """The numbers a rendering of ``name`` must hold: its digits, with Roman numerals read
+    as numbers; a lone "X" or "V" may also be a letter ("Malcolm X")."""
+    arabic = _arabic(name)
+    options = {_digits(arabic)}
+    if any(w in ("X", "V") for w in name.split()[1:]):
+        options.add(_digits(name))
+    return frozenset(options)
+
+
+def _regnal_form(name: str) -> str | None:
+    """A counted name as Korean says it: the numeral in digits and a following "of ..."
+    left out ("Louis XVI of France": 루이 16세)."""
+    arabic = _arabic(name)
+    if arabic == name:
+        return None
+    words = arabic.split()
+    counted = next(i for i, (w, v) in enumerate(zip(name.split(), words, strict=True)) if w != v)
+    if "of" in words[counted:]:
+        return " ".join(words[: words.index("of", counted)])
+    return arabic
 
 
 def _fold(text: str) -> str:

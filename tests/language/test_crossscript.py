@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from graphmem.language.crossscript import (
     CrossScriptLinker,
+    _arabic,
+    _name_numbers,
     hangul_phonemes,
     latin_forms,
     latin_phonemes,
@@ -171,6 +173,64 @@ def test_numbers_are_a_hard_constraint():
     hangul = CrossScriptLinker(["갤럭시 S8", "아이폰 11"])
     assert hangul.link_latin("Galaxy S8").name == "갤럭시 S8"
     assert hangul.link_latin("Galaxy S9") is None and hangul.link_latin("iPhone 12") is None
+
+
+def test_a_counted_name_is_written_with_its_number_in_digits():
+    # Korean writes regnal and sequel numerals in digits ("루이 16세" for Louis XVI) and
+    # leaves out the country ("of France"); the number must still agree.
+    linker = CrossScriptLinker(
+        [
+            "Louis XVI of France",
+            "Louis XV of France",
+            "Pius IX",
+            "Henry VII",
+            "Carl XVI Gustaf of Sweden",
+            "Dragon Age II",
+            "Samsung Galaxy S III",
+            "Callixtus III",
+            "Malcolm X",
+            "And I Love Her",
+        ]
+    )
+    assert linker.link("루이 16세").name == "Louis XVI of France"
+    assert linker.link("루이 14세") is None  # another king
+    assert linker.link("비오 9세").name == "Pius IX"  # a number narrows a short name
+    assert linker.link("헨리") is None  # the name holds a number the span does not
+    assert linker.link("칼 16세 구스타프").name == "Carl XVI Gustaf of Sweden"
+    assert linker.link("드래곤 에이지 II").name == "Dragon Age II"
+    assert linker.link("갤럭시 S3") is None  # a model's number is spelled as the name's
+    assert linker.link("말콤 엑스").name == "Malcolm X"  # a lone X may be a letter
+    assert linker.link("앤드 아이 러브 허").name == "And I Love Her"  # "I" is a word there
+
+
+def _roman(n: int) -> str:
+    out = ""
+    for value, letters in ((40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while n >= value:
+            out, n = out + letters, n - value
+    return out
+
+
+@given(st.integers(min_value=2, max_value=49))
+def test_a_roman_numeral_after_a_name_reads_as_its_number(n):
+    assert _arabic(f"Louis {_roman(n)} of France") == f"Louis {n} of France"
+    assert _name_numbers(f"Pope Pius {_roman(n)}") >= {str(n)}
+    assert _arabic(f"{_roman(n)} Corps") == f"{_roman(n)} Corps"  # never the first word
+
+
+def test_names_korean_translates_come_from_the_cldr_table():
+    # "독일" does not sound like Germany; the CLDR table says it is.
+    linker = CrossScriptLinker(["Germany", "German", "Serbia", "Serbian", "Antarctica", "Gerry"])
+    assert linker.link("독일").name == "Germany"
+    assert linker.link("독일어").name == "German"
+    assert linker.link("세르비아어").name == "Serbian"  # not the country it sounds like
+    assert linker.link("남극대륙").name == "Antarctica"  # spaces do not matter
+    assert linker.link("독일", exact=True).name == "Germany"  # a common noun, exactly
+    team = CrossScriptLinker(["Germany national football team", "Ghana national football team"])
+    assert team.link("독일 축구 국가대표팀").name == "Germany national football team"
+    hangul = CrossScriptLinker(["독일", "영국"])
+    assert hangul.link_latin("Germany").name == "독일"
+    assert CrossScriptLinker(["Serbia"]).link("세르비아어") is None  # the language is absent
 
 
 def test_a_near_perfect_match_may_lead_by_little_a_loose_one_must_lead_by_much():
