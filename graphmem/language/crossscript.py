@@ -443,6 +443,45 @@ HEAD_WORDS: dict[str, tuple[str, ...]] = {
     "세계": ("world",),
     "올림픽": ("olympic", "olympics"),
     "섬들": ("islands",),
+    # offices, bodies and buildings
+    "대통령": ("president",),
+    "총리": ("prime", "minister"),
+    "장관": ("minister", "secretary"),
+    "법무장관": ("attorney", "general"),
+    "주지사": ("governor",),
+    "국왕": ("king",),
+    "내각": ("cabinet", "ministry"),
+    "상원": ("senate",),
+    "하원": ("house", "representatives"),
+    "법원": ("court",),
+    "대법원": ("supreme", "court"),
+    "경찰": ("police",),
+    "육군": ("army",),
+    "해군": ("navy",),
+    "공군": ("air", "force"),
+    "함대": ("fleet",),
+    "가문": ("house", "family"),
+    "노동당": ("labour", "labor", "party"),
+    "해방기구": ("liberation", "organization"),
+    "연맹": ("federation", "league", "union"),
+    "전선": ("front",),
+    "선수권": ("championship", "championships"),
+    "대성당": ("cathedral",),
+    "사원": ("temple",),
+    "궁전": ("palace",),
+    "공원": ("park",),
+    "광장": ("square",),
+    "다리": ("bridge",),
+    "경기장": ("stadium",),
+    "출판사": ("publishing", "press", "books"),
+    # works and events
+    "성경": ("bible",),
+    "교향곡": ("symphony",),
+    "협주곡": ("concerto",),
+    "선언": ("declaration",),
+    "전투": ("battle",),
+    "작전": ("operation",),
+    "위기": ("crisis",),
     # titles, when the name holds them ("젤다 공주" for Princess Zelda)
     "공주": ("princess",),
     "왕자": ("prince",),
@@ -939,8 +978,9 @@ class CrossScriptLinker:
         if not pool or not rest:
             return out
         rest_p = [hangul_phonemes(t) for t in rest]
-        # a rest word Korean translates ("독일 축구 국가대표팀": Germany)
-        rest_en = [{_fold(e) for e in english_names(t)} for t in rest]
+        # a rest word Korean translates ("독일 축구 국가대표팀": Germany), or its language
+        # as an adjective ("스웨덴 공군": Swedish Air Force)
+        rest_en = [{_fold(e) for e in english_names(t) + english_names(t + "어")} for t in rest]
         head_words = {w for options in wanted for w in options}
         for name in pool:
             words = [w for w in self._words[name] if w not in head_words]

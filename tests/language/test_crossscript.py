@@ -233,6 +233,24 @@ def test_names_korean_translates_come_from_the_cldr_table():
     assert CrossScriptLinker(["Serbia"]).link("세르비아어") is None  # the language is absent
 
 
+def test_offices_bodies_and_buildings_translate_their_head_noun():
+    linker = CrossScriptLinker(
+        [
+            "Prime Minister of Sweden",
+            "Sweden",
+            "Metz Cathedral",
+            "Swedish Air Force",
+            "President of Azerbaijan",
+            "Azerbaijani",
+        ]
+    )
+    assert linker.link("스웨덴 총리").name == "Prime Minister of Sweden"
+    assert linker.link("메스 대성당").name == "Metz Cathedral"
+    assert linker.link("스웨덴 공군").name == "Swedish Air Force"  # the language's adjective
+    assert linker.link("아제르바이잔 대통령").name == "President of Azerbaijan"
+    assert linker.link("노르웨이 총리") is None  # that office is not in the index
+
+
 def test_a_near_perfect_match_may_lead_by_little_a_loose_one_must_lead_by_much():
     linker = CrossScriptLinker(["Tom Brady", "Adam Brody"])
     link = linker.link("톰 브래디")
