@@ -911,7 +911,23 @@ class CrossScriptLinker:
         # never above the threshold: _scores compares whole names with it
         scored = self._scores(span, p, min(self._floor(needed), self.threshold))
         ranked = sorted(((score, name) for name, score in scored.items()), key=lambda sn: -sn[0])
-        return self._clear_best(ranked, needed)
+        found = self._clear_best(ranked, needed)
+        if found is None and ranked and ranked[0][0] >= needed and len(span.split()) > 1:
+            found = self._aligned_best(span, p)
+        return found
+
+    def _aligned_best(self, span: str, p: str) -> Link | None:
+        """A name of several words that the span renders word by word, in order ("마더
+        테레사": Mother, Teresa), when no close rival does: a whole-name score blurs word
+        boundaries ("Theresa May" sounds almost as near), the words do not."""
+        scored = self._scores(span, p)
+        ranked = sorted(scored.items(), key=lambda ns: (-ns[1], ns[0]))[:ALIGNED_RIVALS]
+        aligned = [_word_by_word(span, name) for name, _ in ranked]
+        if aligned[0] < ALIGNED_SURE or any(a >= ALIGNED_RIVAL for a in aligned[1:]):
+            return None
+        name, score = ranked[0]
+        second = ranked[1][1] if len(ranked) > 1 else 0.0
+        return Link(name, score, score - second)
 
     def _scores(self, span: str, p: str, floor: float = 0.0) -> dict[str, float]:
         """Every candidate's score for ``span`` (``p``: its phonemes); scores under
@@ -1001,8 +1017,36 @@ def _forms(word: str) -> tuple[str, ...]:
     return tuple(latin_forms(word))
 
 
+def _word_by_word(span: str, name: str) -> float:
+    """How well each token of ``span`` renders the name's word in the same place (the
+    weakest pair), or 0 when the counts differ; articles, "of" and designators are not
+    counted, Latin tokens must be spelled as the word."""
+    tokens = span.split()
+    words = [
+        w
+        for w in name.split()
+        if _fold(w) not in _STOP_LATIN and _fold(w).replace(".", "") not in DESIGNATORS
+    ]
+    if len(tokens) != len(words) or len(tokens) < 2:
+        return 0.0
+    weakest = 1.0
+    for token, word in zip(tokens, words, strict=True):
+        if HANGUL_SYLLABLE.search(token):
+            p = hangul_phonemes(token)
+            sim = max((similarity(p, f) for f in _forms(_fold(word))), default=0.0)
+        else:
+            sim = 1.0 if _fold(token) == _fold(word) else 0.0
+        weakest = min(weakest, sim)
+    return weakest
+
+
 # A word of a span renders a word of a name (meaning's word-by-word agreement).
 WORD_MATCH = 0.75
+# Word by word (``_aligned_best``): the best name's every word rendered at least this well,
+# and none of the next ALIGNED_RIVALS names' words at ALIGNED_RIVAL.
+ALIGNED_SURE = 0.8
+ALIGNED_RIVAL = 0.65
+ALIGNED_RIVALS = 6
 # A surname alone ("베컴" for David Beckham) links only when no other name shares it.
 SURNAME_PENALTY = 0.04
 CACHE_SIZE = 50_000  # spans already linked (questions repeat names)

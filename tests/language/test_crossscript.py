@@ -251,14 +251,26 @@ def test_offices_bodies_and_buildings_translate_their_head_noun():
     assert linker.link("노르웨이 총리") is None  # that office is not in the index
 
 
+def test_a_name_rendered_word_by_word_wins_over_one_that_only_sounds_near():
+    # Whole, "마더테레사" sounds almost as near Theresa May; word by word it does not.
+    assert CrossScriptLinker(["Mother Teresa", "Theresa May"]).link("마더 테레사").name == (
+        "Mother Teresa"
+    )
+    # A rival rendered word by word as well: no link.
+    assert (
+        CrossScriptLinker(["Mother Teresa", "Theresa May", "Mater Teresa"]).link("마더 테레사")
+        is None
+    )
+
+
 def test_a_near_perfect_match_may_lead_by_little_a_loose_one_must_lead_by_much():
     linker = CrossScriptLinker(["Tom Brady", "Adam Brody"])
     link = linker.link("톰 브래디")
     assert link is not None and link.name == "Tom Brady" and link.margin < 0.15
-    # alone, Mother Teresa is linked at 0.89; beside Theresa May (0.80) it leads by 0.09,
+    # alone, Mitsubishi is linked at 0.89; beside Miss Piggy (0.83) it leads by 0.06,
     # which a fixed lead of 0.05 would accept and the relative rule does not
-    assert CrossScriptLinker(["Mother Teresa"]).link("마더 테레사").name == "Mother Teresa"
-    assert CrossScriptLinker(["Mother Teresa", "Theresa May"]).link("마더 테레사") is None
+    assert CrossScriptLinker(["Mitsubishi"]).link("미쓰비시").name == "Mitsubishi"
+    assert CrossScriptLinker(["Mitsubishi", "Miss Piggy"]).link("미쓰비시") is None
 
 
 _LINK_IN_A_FRESH_PROCESS = """
