@@ -250,7 +250,8 @@ class EvidenceReader:
                     for text, s, e in latin_name_runs(question)
                 ]
             )
-        return out
+        # a name found both as written (an alias: "이탈리아") and by the linker is one span
+        return list(dict.fromkeys(out))
 
     def _linked(self, runs: Sequence[tuple[int, int, Callable[[], Link | None]]]) -> list[Span]:
         """The entities of a question's name runs ``(start, end, link)``, within the tokens
