@@ -115,8 +115,8 @@ _FINAL = [
     "M",
     "P",
     "PS",
-    "S",
-    "S",
+    "T",
+    "T",
     "G",
     "J",
     "J",
@@ -130,17 +130,25 @@ _FINAL = [
 _REGNAL_SE = re.compile(r"([0-9])\s*세(?![\uac00-\ud7a3])")
 
 
+_FINAL_S = frozenset({19, 20})  # ㅅ, ㅆ
+_SIBILANTS = frozenset({9, 10, 12, 13, 14})  # ㅅ ㅆ ㅈ ㅉ ㅊ
+
+
 def hangul_phonemes(text: str) -> str:
     """Hangul (and any Latin parts, through ``latin_phonemes``) as coarse phonemes."""
     out: list[str] = []
     text = _REGNAL_SE.sub(r"\1", text)  # "16세": the count of a name, as "XVI" is
     for part in re.findall(r"[\uac00-\ud7a3]+|[A-Za-z\u00C0-\u024F0-9]+", text):
         if HANGUL_SYLLABLE.match(part):
-            for ch in part:
-                code = ord(ch) - 0xAC00
-                initial, rest = divmod(code, 21 * 28)
+            codes = [divmod(ord(ch) - 0xAC00, 21 * 28) for ch in part]
+            for i, (initial, rest) in enumerate(codes):
                 medial, final = divmod(rest, 28)
-                out.append(_INITIAL[initial] + _MEDIAL[medial] + _FINAL[final])
+                coda = _FINAL[final]
+                # a final ㅅ writes a t ("크리켓", "핫메일"), or doubles the s or j after it
+                # ("닛산" for Nissan)
+                if final in _FINAL_S and i + 1 < len(codes) and codes[i + 1][0] in _SIBILANTS:
+                    coda = "S"
+                out.append(_INITIAL[initial] + _MEDIAL[medial] + coda)
         else:
             out.append(latin_phonemes(part))
     return _collapse("".join(out))

@@ -251,6 +251,15 @@ def test_offices_bodies_and_buildings_translate_their_head_noun():
     assert linker.link("노르웨이 총리") is None  # that office is not in the index
 
 
+def test_a_final_siot_writes_a_t_unless_it_doubles_the_next_sound():
+    assert hangul_phonemes("크리켓").endswith("T")  # cricket
+    assert "SS" not in hangul_phonemes("닛산") and hangul_phonemes("닛산").startswith("NiS")
+    linker = CrossScriptLinker(["cricket", "Nissan", "Hotmail", "Carl Rogers"])
+    assert linker.link("크리켓").name == "cricket"
+    assert linker.link("닛산").name == "Nissan"
+    assert linker.link("핫메일").name == "Hotmail"
+
+
 def test_a_name_rendered_word_by_word_wins_over_one_that_only_sounds_near():
     # Whole, "마더테레사" sounds almost as near Theresa May; word by word it does not.
     assert CrossScriptLinker(["Mother Teresa", "Theresa May"]).link("마더 테레사").name == (
