@@ -922,7 +922,26 @@ class CrossScriptLinker:
         found = self._clear_best(ranked, needed)
         if found is None and ranked and ranked[0][0] >= needed and len(span.split()) > 1:
             found = self._aligned_best(span, p)
+        if found is None:
+            found = self._headed_best(span, needed)
         return found
+
+    def _headed_best(self, span: str, needed: float) -> Link | None:
+        """The one name holding the span's translated head word ("루터 성경": the Luther
+        Bible) whose other words the span renders, when no other such name comes close: the
+        head word has already said what kind of name it is, so a name without it that
+        merely sounds near is no rival."""
+        tokens = span.split()
+        heads = [HEAD_WORDS.get(t) for t in tokens]
+        if not any(heads):
+            return None
+        ranked = sorted(self._translated(tokens, heads).items(), key=lambda ns: (-ns[1], ns[0]))
+        if not ranked or ranked[0][1] < needed:
+            return None
+        if len(ranked) > 1 and ranked[1][1] >= ALIGNED_RIVAL:
+            return None
+        name, score = ranked[0]
+        return Link(name, score, score - (ranked[1][1] if len(ranked) > 1 else 0.0))
 
     def _aligned_best(self, span: str, p: str) -> Link | None:
         """A name of several words that the span renders word by word, in order ("마더

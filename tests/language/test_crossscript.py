@@ -260,6 +260,14 @@ def test_a_final_siot_writes_a_t_unless_it_doubles_the_next_sound():
     assert linker.link("핫메일").name == "Hotmail"
 
 
+def test_a_name_holding_the_translated_head_word_needs_no_lead_over_names_without_it():
+    names = ["Luther Bible", "British Hong Kong", "Leipzig University", "Liverpool"]
+    assert CrossScriptLinker(names).link("루터 성경").name == "Luther Bible"
+    assert CrossScriptLinker(names).link("라이프치히 대학교").name == "Leipzig University"
+    # two universities the rest renders: no link
+    assert CrossScriptLinker([*names, "Lipsky University"]).link("라이프치히 대학교") is None
+
+
 def test_a_name_rendered_word_by_word_wins_over_one_that_only_sounds_near():
     # Whole, "마더테레사" sounds almost as near Theresa May; word by word it does not.
     assert CrossScriptLinker(["Mother Teresa", "Theresa May"]).link("마더 테레사").name == (
