@@ -354,7 +354,12 @@ def name_runs(text: str) -> list[tuple[str, int, int, bool]]:
                 and i + 1 < len(ms)
                 and ms[i + 1].tag in ("SL", "SN")
             )
-            if m.tag not in _NOUN_TAGS and not joins:
+            # a noun prefix or suffix inside one word ("대/XPN 성당", "선수 권/XSN"); not an
+            # honorific or the affectionate 이 after a given name ("민준님", "민준이")
+            affix = (m.tag == "XPN" and i + 1 < len(ms) and ms[i + 1].tag in _NOUN_TAGS) or (
+                m.tag == "XSN" and head and m.form not in _NAME_SUFFIXES
+            )
+            if m.tag not in _NOUN_TAGS and not joins and not affix:
                 break
             head.append(m)
         rest = ms[len(head) :]

@@ -96,6 +96,16 @@ def test_name_runs_keep_nouns_and_drop_the_particle():
     assert proper["포르쉐"] and not proper["창업자"]
 
 
+def test_name_runs_keep_a_noun_prefix_or_suffix_inside_the_word():
+    # Kiwi reads 대성당 as 대/XPN + 성당 and 선수권 as 선수 + 권/XSN
+    runs = {text for text, *_ in name_runs("메스 대성당을 세운 사람은 누구야?")}
+    assert "메스 대성당" in runs
+    runs = {text for text, *_ in name_runs("세계 유도 선수권 대회에서 누가 이겼어?")}
+    assert "세계 유도 선수권 대회" in runs
+    # an honorific or the affectionate 이 after a given name is not part of a run
+    assert not any("님" in t for t, *_ in name_runs("김민준님에게 물어봐"))
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     st.text(
