@@ -391,7 +391,8 @@ def _candidates(index: dict[str, set[str]], skeleton: str) -> set[str]:
 
 
 # -- translated head words ------------------------------------------------------------
-# Nouns that are translated, not transliterated, inside names ("미네소타 대학교").
+# Nouns that are translated, not transliterated, inside names ("미네소타 대학교"): the
+# English words each may stand for, "+" joining words that must all be there.
 HEAD_WORDS: dict[str, tuple[str, ...]] = {
     "대학교": ("university",),
     "대학": ("university", "college"),
@@ -400,8 +401,8 @@ HEAD_WORDS: dict[str, tuple[str, ...]] = {
     "제국": ("empire",),
     "왕국": ("kingdom",),
     "왕조": ("dynasty",),
-    "국가대표팀": ("national", "team"),
-    "대표팀": ("national", "team"),
+    "국가대표팀": ("national+team",),
+    "대표팀": ("national+team",),
     "시리즈": ("series",),
     "운동": ("movement",),
     "공화국": ("republic",),
@@ -431,9 +432,13 @@ HEAD_WORDS: dict[str, tuple[str, ...]] = {
     "리그": ("league",),
     "클럽": ("club",),
     "축구": ("football", "soccer"),
-    "대학원": ("school", "graduate"),
+    "대학원": ("graduate+school", "school"),
+    "공과대학교": ("institute+technology",),
+    "공과대학": ("institute+technology",),
+    "주립대학교": ("state+university",),
+    "국립대학교": ("national+university", "state+university"),
     "학교": ("school",),
-    "고등학교": ("high", "school"),
+    "고등학교": ("high+school",),
     "병원": ("hospital",),
     "방송": ("broadcasting",),
     "신문": ("newspaper",),
@@ -453,24 +458,24 @@ HEAD_WORDS: dict[str, tuple[str, ...]] = {
     "섬들": ("islands",),
     # offices, bodies and buildings
     "대통령": ("president",),
-    "총리": ("prime", "minister"),
+    "총리": ("prime+minister",),
     "장관": ("minister", "secretary"),
-    "법무장관": ("attorney", "general"),
+    "법무장관": ("attorney+general",),
     "주지사": ("governor",),
     "국왕": ("king",),
     "내각": ("cabinet", "ministry"),
     "상원": ("senate",),
-    "하원": ("house", "representatives"),
+    "하원": ("house+representatives",),
     "법원": ("court",),
-    "대법원": ("supreme", "court"),
+    "대법원": ("supreme+court",),
     "경찰": ("police",),
     "육군": ("army",),
     "해군": ("navy",),
-    "공군": ("air", "force"),
+    "공군": ("air+force",),
     "함대": ("fleet",),
     "가문": ("house", "family"),
-    "노동당": ("labour", "labor", "party"),
-    "해방기구": ("liberation", "organization"),
+    "노동당": ("labour+party", "labor+party"),
+    "해방기구": ("liberation+organization",),
     "연맹": ("federation", "league", "union"),
     "전선": ("front",),
     "선수권": ("championship", "championships"),
@@ -772,7 +777,7 @@ class CrossScriptLinker:
         words = span_words(span)
         hangul = [hangul_phonemes(w) for w in words if HANGUL_SYLLABLE.search(w)]
         latin = [_fold(w) for w in words if not HANGUL_SYLLABLE.search(w)]
-        heads = {h for w in words for h in HEAD_WORDS.get(w, ())}
+        heads = {h for w in words for o in HEAD_WORDS.get(w, ()) for h in o.split("+")}
         if latin:  # Latin is written as it is: the name holds the span's Latin words
             cosine = {
                 n: c for n, c in cosine.items() if all(w in self._words.get(n, ()) for w in latin)
@@ -936,7 +941,8 @@ class CrossScriptLinker:
         if not any(heads):
             return None
         ranked = sorted(self._translated(tokens, heads).items(), key=lambda ns: (-ns[1], ns[0]))
-        if not ranked or ranked[0][1] < needed:
+        # the head word counts towards what a short name needs ("아이오와 대학교")
+        if not ranked or ranked[0][1] < min(needed, self.threshold):
             return None
         if len(ranked) > 1 and ranked[1][1] >= ALIGNED_RIVAL:
             return None
@@ -1014,7 +1020,10 @@ class CrossScriptLinker:
         wanted = [h for h in heads if h]
         pool: set[str] | None = None
         for options in wanted:
-            found = set().union(*(self._by_word.get(w, set()) for w in options))
+            found: set[str] = set()
+            for option in options:  # "state+university": a name holding both words
+                parts = [self._by_word.get(w, set()) for w in option.split("+")]
+                found |= set.intersection(*parts)
             pool = found if pool is None else pool & found
         out: dict[str, float] = {}
         rest = [t for t, h in zip(tokens, heads, strict=True) if not h]
@@ -1024,10 +1033,12 @@ class CrossScriptLinker:
         # a rest word Korean translates ("독일 축구 국가대표팀": Germany), or its language
         # as an adjective ("스웨덴 공군": Swedish Air Force)
         rest_en = [{_fold(e) for e in english_names(t) + english_names(t + "어")} for t in rest]
-        head_words = {w for options in wanted for w in options}
+        head_words = {w for options in wanted for option in options for w in option.split("+")}
         for name in pool:
             words = [w for w in self._words[name] if w not in head_words]
             if len(words) != len(rest_p):
+                if len(rest_p) == 1 and len(words) > 1:  # "세인트루이스": one Korean word
+                    out[name] = max(similarity(rest_p[0], f) for f in _forms(" ".join(words)))
                 continue
             sims = [
                 1.0

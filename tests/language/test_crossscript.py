@@ -278,6 +278,14 @@ def test_a_name_holding_the_translated_head_word_needs_no_lead_over_names_withou
     assert CrossScriptLinker([*names, "Lipsky University"]).link("라이프치히 대학교") is None
 
 
+def test_a_head_of_several_words_needs_them_all_and_one_korean_word_may_render_two():
+    names = ["University of Minnesota", "Oregon State University", "Saint Louis University"]
+    linker = CrossScriptLinker(names)
+    assert linker.link("오리건 주립대학교").name == "Oregon State University"
+    assert linker.link("미네소타 주립대학교") is None  # not the University of Minnesota
+    assert linker.link("세인트루이스 대학교").name == "Saint Louis University"
+
+
 def test_a_name_rendered_word_by_word_wins_over_one_that_only_sounds_near():
     # Whole, "마더테레사" sounds almost as near Theresa May; word by word it does not.
     assert CrossScriptLinker(["Mother Teresa", "Theresa May"]).link("마더 테레사").name == (
