@@ -616,6 +616,7 @@ class CrossScriptLinker:
         # Hangul names by their English one
         self._by_translation: dict[str, set[str]] = defaultdict(set)
         self._by_translation_ko: dict[str, set[str]] = defaultdict(set)
+        self._isms: list[str] = []  # names of doctrines ("Lutheranism"): "루터교"
         # add() may run on a writer's thread while a reader links: one at a time.
         self._lock = threading.RLock()
         self.add(names)
@@ -647,6 +648,8 @@ class CrossScriptLinker:
                 continue
             for korean in korean_names(name):
                 self._by_translation[compact(korean)].add(name)
+            if _fold(name).endswith("ism"):
+                self._isms.append(name)
             forms = _spoken_forms(name)
             if not forms:
                 continue
@@ -895,6 +898,8 @@ class CrossScriptLinker:
             return self._translation(span)
         found = self._ranked_link(span)
         tokens = span.split()
+        if found is None and len(tokens) == 1:
+            found = self._doctrine(span)
         if found is None and len(tokens) > 1 and tokens[-1] in PERSON_TITLES:
             found = self._ranked_link(" ".join(tokens[:-1]))
         last = tokens[-1] if len(tokens) > 1 else ""
@@ -930,6 +935,24 @@ class CrossScriptLinker:
         if found is None:
             found = self._headed_best(span, needed)
         return found
+
+    def _doctrine(self, span: str) -> Link | None:
+        """A doctrine named by its founder or root and 교 or 주의 ("루터교": Lutheranism,
+        "시크교": Sikhism): the root rendered as the name's, its -ism, -anism or -ianism
+        left out."""
+        suffix = next((k for k in DOCTRINE_SUFFIXES if span.endswith(k)), None)
+        if suffix is None or len(span) - len(suffix) < 2:
+            return None
+        root = hangul_phonemes(span[: -len(suffix)])
+        ranked = sorted(
+            (
+                (max(similarity(root, f) for r in _roots(n) for f in _forms(r)), n)
+                for n in self._isms
+                if len(n.split()) == 1
+            ),
+            key=lambda sn: (-sn[0], sn[1]),
+        )
+        return self._clear_best(ranked, self.threshold)
 
     def _headed_best(self, span: str, needed: float) -> Link | None:
         """The one name holding the span's translated head word ("루터 성경": the Luther
@@ -1053,6 +1076,16 @@ class CrossScriptLinker:
 @functools.lru_cache(maxsize=1 << 16)
 def _forms(word: str) -> tuple[str, ...]:
     return tuple(latin_forms(word))
+
+
+# Korean suffixes of doctrines, and the English ones they stand for (``_doctrine``)
+DOCTRINE_SUFFIXES = ("주의", "교")
+
+
+def _roots(name: str) -> list[str]:
+    """ "Lutheranism": Lutheran and Luther; "Sikhism": Sikh."""
+    word = _fold(name)
+    return [word[: -len(s)] for s in ("ianism", "anism", "ism") if word.endswith(s)]
 
 
 def _word_by_word(span: str, name: str) -> float:

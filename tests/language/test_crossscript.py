@@ -286,6 +286,13 @@ def test_a_head_of_several_words_needs_them_all_and_one_korean_word_may_render_t
     assert linker.link("세인트루이스 대학교").name == "Saint Louis University"
 
 
+def test_a_doctrine_is_its_root_and_kyo():
+    linker = CrossScriptLinker(["Lutheranism", "Sikhism", "Martin Luther", "Seek"])
+    assert linker.link("루터교").name == "Lutheranism"
+    assert linker.link("시크교").name == "Sikhism"
+    assert linker.link("불교") is None  # Buddhism is not in the index (and 불 is no root)
+
+
 def test_a_name_rendered_word_by_word_wins_over_one_that_only_sounds_near():
     # Whole, "마더테레사" sounds almost as near Theresa May; word by word it does not.
     assert CrossScriptLinker(["Mother Teresa", "Theresa May"]).link("마더 테레사").name == (
