@@ -1092,10 +1092,10 @@ def _word_by_word(span: str, name: str) -> float:
     """How well each token of ``span`` renders the name's word in the same place (the
     weakest pair), or 0 when the counts differ; articles, "of" and designators are not
     counted, Latin tokens must be spelled as the word."""
-    tokens = span.split()
+    tokens = _REGNAL_SE.sub(r"\1", span).split()  # "하랄 5세": Harald V (of Norway)
     words = [
         w
-        for w in name.split()
+        for w in (_regnal_form(name) or name).split()
         if _fold(w) not in _STOP_LATIN and _fold(w).replace(".", "") not in DESIGNATORS
     ]
     if len(tokens) != len(words) or len(tokens) < 2:

@@ -211,6 +211,8 @@ def test_a_counted_name_is_written_with_its_number_in_digits():
     assert linker.link("갤럭시 S3") is None  # a model's number is spelled as the name's
     assert linker.link("말콤 엑스").name == "Malcolm X"  # a lone X may be a letter
     assert linker.link("앤드 아이 러브 허").name == "And I Love Her"  # "I" is a word there
+    kings = CrossScriptLinker(["Harald V of Norway", "Olav V of Norway", "Paul V"])
+    assert kings.link("하랄 5세").name == "Harald V of Norway"  # word by word, as said
 
 
 def _roman(n: int) -> str:
