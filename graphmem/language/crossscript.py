@@ -545,7 +545,7 @@ PERSON_TITLES = frozenset(
 )
 # Head words that only say what kind of thing a name is ("NBC 방송", "Apple 사"); the
 # others make another entity of it ("Minnesota 대학교" is not Minnesota).
-CLASS_NOUNS = frozenset({"방송", "그룹", "회사", "기업", "사", "신문"})
+CLASS_NOUNS = frozenset({"방송", "그룹", "회사", "기업", "사", "신문", "시리즈"})
 _STOP_LATIN = frozenset(
     {
         "of",
@@ -917,11 +917,21 @@ class CrossScriptLinker:
             spelled = self._by_spelling.get(_fold(rest), ())
             if (
                 len(spelled) == 1
-                and re.search(r"[A-Za-z]", rest)
-                and len(_skeleton(latin_phonemes(rest))) >= self.min_consonants
+                and len(re.findall(r"[A-Za-z0-9]", rest)) >= 2
+                and (last in CLASS_NOUNS or not self._continues(rest))
             ):
                 found = Link(next(iter(spelled)), 1.0, 1.0)
         return found
+
+    def _continues(self, latin: str) -> bool:
+        """Whether a longer name starts with ``latin`` ("WWE Raw" after "WWE"): then a word
+        after it may render the rest of that name, not a class noun."""
+        prefix = _fold(latin) + " "
+        words = [w for w in re.findall(r"[a-z0-9]+", _fold(latin)) if w not in _STOP_LATIN]
+        pools = [self._by_word.get(w, set()) for w in words]
+        return bool(pools) and any(
+            _fold(n).startswith(prefix) for n in set.intersection(*pools) if n
+        )
 
     def _ranked_link(self, span: str) -> Link | None:
         p = hangul_phonemes(span)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from graphmem.language.crossscript import (
     CrossScriptLinker,
+    Link,
     _arabic,
     _name_numbers,
     hangul_phonemes,
@@ -173,6 +174,10 @@ def test_a_class_noun_after_a_latin_name_is_not_part_of_it():
     assert linker.link("마리 퀴리") is None  # Hangul words are not dropped from Hangul names
     assert linker.link("Minnesota 대학교") is None  # a university is not the state
     assert linker.link("A 회사") is None  # a letter alone is too little to be a name
+    tv = CrossScriptLinker(["HBO", "WWE", "WWE Raw", "Doctor Who"])
+    assert tv.link("HBO 채널").name == "HBO"  # an acronym spelled as one name's
+    assert tv.link("Doctor Who 시리즈").name == "Doctor Who"
+    assert tv.link("WWE 로우") != Link("WWE", 1.0, 1.0)  # 로우 may be Raw: not dropped
 
 
 def test_numbers_are_a_hard_constraint():
