@@ -885,7 +885,12 @@ class CrossScriptLinker:
             ),
             reverse=True,
         )
-        return self._clear_best(ranked, EXACT_SCORE)
+        found = self._clear_best(ranked, EXACT_SCORE)
+        if found is None and len(span.split()) > 1:
+            # common nouns before a translated head word ("메스 대성당"): the head word
+            # says a name is meant; the rest must render it nearly exactly
+            found = self._headed_best(span, HEADED_EXACT)
+        return found
 
     def _translation(self, span: str) -> Link | None:
         """The name a Korean country, region or language name translates ("독일어" for
@@ -943,7 +948,8 @@ class CrossScriptLinker:
         if found is None and ranked and ranked[0][0] >= needed and len(span.split()) > 1:
             found = self._aligned_best(span, p)
         if found is None:
-            found = self._headed_best(span, needed)
+            # the head word counts towards what a short name needs ("아이오와 대학교")
+            found = self._headed_best(span, min(needed, self.threshold))
         return found
 
     def _doctrine(self, span: str) -> Link | None:
@@ -974,8 +980,7 @@ class CrossScriptLinker:
         if not any(heads):
             return None
         ranked = sorted(self._translated(tokens, heads).items(), key=lambda ns: (-ns[1], ns[0]))
-        # the head word counts towards what a short name needs ("아이오와 대학교")
-        if not ranked or ranked[0][1] < min(needed, self.threshold):
+        if not ranked or ranked[0][1] < needed:
             return None
         if len(ranked) > 1 and ranked[1][1] >= ALIGNED_RIVAL:
             return None
@@ -1128,6 +1133,7 @@ WORD_MATCH = 0.75
 ALIGNED_SURE = 0.8
 ALIGNED_RIVAL = 0.65
 ALIGNED_RIVALS = 6
+HEADED_EXACT = 0.85
 # A surname alone ("베컴" for David Beckham) links only when no other name shares it.
 SURNAME_PENALTY = 0.04
 CACHE_SIZE = 50_000  # spans already linked (questions repeat names)

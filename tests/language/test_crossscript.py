@@ -281,6 +281,8 @@ def test_a_name_holding_the_translated_head_word_needs_no_lead_over_names_withou
     names = ["Luther Bible", "British Hong Kong", "Leipzig University", "Liverpool"]
     assert CrossScriptLinker(names).link("루터 성경").name == "Luther Bible"
     assert CrossScriptLinker(names).link("라이프치히 대학교").name == "Leipzig University"
+    # common nouns before a head word, as a question's noun run: nearly exact only
+    assert CrossScriptLinker(names).link("루터 성경", exact=True).name == "Luther Bible"
     # two universities the rest renders: no link
     assert CrossScriptLinker([*names, "Lipsky University"]).link("라이프치히 대학교") is None
 
