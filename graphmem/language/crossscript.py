@@ -21,7 +21,7 @@ import threading
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rapidfuzz.distance import Levenshtein
 
@@ -39,6 +39,7 @@ from graphmem.language.text import HANGUL_SYLLABLE
 
 __all__ = [
     "HEAD_WORDS",
+    "RULES",
     "CrossScriptLinker",
     "Link",
     "hangul_phonemes",
@@ -568,13 +569,28 @@ _STOP_LATIN = frozenset(
 )
 
 
+# What linked a span (``Link.rule``).
+RULES = (
+    "sound",  # the whole name, or a name holding a translated head word, by sound
+    "word by word",  # each word rendered in order, no rival (``_aligned_best``)
+    "head word",  # the one name holding the head word, no rival (``_headed_best``)
+    "translation",  # the CLDR table ("독일어")
+    "doctrine",  # a root and 교 or 주의 ("루터교")
+    "title dropped",  # a person's title after the name ("고요제이 천황")
+    "class noun",  # a Latin name before a kind noun ("HBO 채널")
+    "meaning",  # the e5 model with sound (``name_meaning``)
+)
+
+
 @dataclass(frozen=True)
 class Link:
-    """A Hangul span's entity: ``name`` as the index holds it, with its score."""
+    """A Hangul span's entity: ``name`` as the index holds it, with its score, and the rule
+    that linked it (``RULES``: what an auditor or a benchmark counts a link by)."""
 
     name: str
     score: float
     margin: float
+    rule: str = "sound"
 
 
 class CrossScriptLinker:
@@ -738,7 +754,7 @@ class CrossScriptLinker:
             best, name = ranked[0]
             second = ranked[1][0] if len(ranked) > 1 else 0.0
             if best >= MEANING_LINK_P and best - second >= MEANING_LINK_P / 2:
-                found = Link(name, best, best - second)
+                found = Link(name, best, best - second, "meaning")
         with self._lock:
             if len(self._cache) >= CACHE_SIZE:
                 self._cache.clear()
@@ -907,6 +923,7 @@ class CrossScriptLinker:
             found = self._doctrine(span)
         if found is None and len(tokens) > 1 and tokens[-1] in PERSON_TITLES:
             found = self._ranked_link(" ".join(tokens[:-1]))
+            found = replace(found, rule="title dropped") if found is not None else None
         last = tokens[-1] if len(tokens) > 1 else ""
         if (
             found is None
@@ -925,7 +942,7 @@ class CrossScriptLinker:
                 and len(re.findall(r"[A-Za-z0-9]", rest)) >= 2
                 and (last in CLASS_NOUNS or not self._continues(rest))
             ):
-                found = Link(next(iter(spelled)), 1.0, 1.0)
+                found = Link(next(iter(spelled)), 1.0, 1.0, "class noun")
         return found
 
     def _continues(self, latin: str) -> bool:
@@ -968,7 +985,8 @@ class CrossScriptLinker:
             ),
             key=lambda sn: (-sn[0], sn[1]),
         )
-        return self._clear_best(ranked, self.threshold)
+        found = self._clear_best(ranked, self.threshold)
+        return replace(found, rule="doctrine") if found is not None else None
 
     def _headed_best(self, span: str, needed: float) -> Link | None:
         """The one name holding the span's translated head word ("루터 성경": the Luther
@@ -985,7 +1003,8 @@ class CrossScriptLinker:
         if len(ranked) > 1 and ranked[1][1] >= ALIGNED_RIVAL:
             return None
         name, score = ranked[0]
-        return Link(name, score, score - (ranked[1][1] if len(ranked) > 1 else 0.0))
+        second = ranked[1][1] if len(ranked) > 1 else 0.0
+        return Link(name, score, score - second, "head word")
 
     def _aligned_best(self, span: str, p: str) -> Link | None:
         """A name of several words that the span renders word by word, in order ("마더
@@ -998,7 +1017,7 @@ class CrossScriptLinker:
             return None
         name, score = ranked[0]
         second = ranked[1][1] if len(ranked) > 1 else 0.0
-        return Link(name, score, score - second)
+        return Link(name, score, score - second, "word by word")
 
     def _scores(self, span: str, p: str, floor: float = 0.0) -> dict[str, float]:
         """Every candidate's score for ``span`` (``p``: its phonemes); scores under
@@ -1220,7 +1239,7 @@ def _spoken_forms(name: str) -> list[tuple[str, float]]:
 
 def _only(names: set[str] | None) -> Link | None:
     """The one name of ``names`` as a sure link; None when there are none or several."""
-    return Link(next(iter(names)), 1.0, 1.0) if names and len(names) == 1 else None
+    return Link(next(iter(names)), 1.0, 1.0, "translation") if names and len(names) == 1 else None
 
 
 def _digits(text: str) -> str:

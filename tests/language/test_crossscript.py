@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graphmem.language.crossscript import (
+    RULES,
     CrossScriptLinker,
-    Link,
     _arabic,
     _name_numbers,
     hangul_phonemes,
@@ -116,9 +116,9 @@ def test_name_runs_keep_a_noun_prefix_or_suffix_inside_the_word():
 def test_a_link_is_an_indexed_name_or_nothing(span):
     linker = CrossScriptLinker(NAMES)
     link = linker.link(span)
-    assert link is None or (
-        link.name in NAMES and link.score >= linker.threshold and link.margin >= linker.margin
-    )
+    assert link is None or (link.name in NAMES and link.rule in RULES)
+    if link is not None and link.rule in ("sound", "doctrine"):  # the relative rule's links
+        assert link.score >= linker.threshold and link.margin >= linker.margin
 
 
 @given(st.text(min_size=0, max_size=12), st.text(min_size=0, max_size=12))
@@ -177,7 +177,8 @@ def test_a_class_noun_after_a_latin_name_is_not_part_of_it():
     tv = CrossScriptLinker(["HBO", "WWE", "WWE Raw", "Doctor Who"])
     assert tv.link("HBO 채널").name == "HBO"  # an acronym spelled as one name's
     assert tv.link("Doctor Who 시리즈").name == "Doctor Who"
-    assert tv.link("WWE 로우") != Link("WWE", 1.0, 1.0)  # 로우 may be Raw: not dropped
+    link = tv.link("WWE 로우")  # 로우 may render Raw: not dropped as a kind noun
+    assert link is None or link.name != "WWE"
 
 
 def test_numbers_are_a_hard_constraint():
@@ -300,6 +301,35 @@ def test_a_doctrine_is_its_root_and_kyo():
     assert linker.link("루터교").name == "Lutheranism"
     assert linker.link("시크교").name == "Sikhism"
     assert linker.link("불교") is None  # Buddhism is not in the index (and 불 is no root)
+
+
+def test_a_link_says_which_rule_made_it():
+    linker = CrossScriptLinker(
+        [
+            "Louis XVI of France",
+            "Mother Teresa",
+            "Theresa May",
+            "Luther Bible",
+            "British Hong Kong",
+            "Germany",
+            "Lutheranism",
+            "Go-Yōzei",
+            "HBO",
+        ]
+    )
+    rules = {
+        "루이 16세": "sound",
+        "마더 테레사": "word by word",
+        "루터 성경": "head word",
+        "독일": "translation",
+        "루터교": "doctrine",
+        "고요제이 천황": "title dropped",
+        "HBO 채널": "class noun",
+    }
+    for span, rule in rules.items():
+        link = linker.link(span)
+        assert link is not None and link.rule == rule, (span, link)
+    assert set(rules.values()) | {"meaning"} == set(RULES)
 
 
 def test_a_name_rendered_word_by_word_wins_over_one_that_only_sounds_near():
