@@ -905,7 +905,7 @@ class CrossScriptLinker:
         if found is None and len(span.split()) > 1:
             # common nouns before a translated head word ("메스 대성당"): the head word
             # says a name is meant; the rest must render it nearly exactly
-            found = self._headed_best(span, HEADED_EXACT)
+            found = self._headed_best(self._head_scores(span), HEADED_EXACT)
         return found
 
     def _translation(self, span: str) -> Link | None:
@@ -959,14 +959,15 @@ class CrossScriptLinker:
         p = hangul_phonemes(span)
         needed = self._needed(_skeleton(p))
         # never above the threshold: _scores compares whole names with it
-        scored = self._scores(span, p, min(self._floor(needed), self.threshold))
+        headed = self._head_scores(span)  # computed once: three rules below read it
+        scored = self._scores(span, p, min(self._floor(needed), self.threshold), headed)
         ranked = sorted(((score, name) for name, score in scored.items()), key=lambda sn: -sn[0])
         found = self._clear_best(ranked, needed)
         if found is None and ranked and ranked[0][0] >= needed and len(span.split()) > 1:
-            found = self._aligned_best(span, p)
+            found = self._aligned_best(span, p, headed)
         if found is None:
             # the head word counts towards what a short name needs ("아이오와 대학교")
-            found = self._headed_best(span, min(needed, self.threshold))
+            found = self._headed_best(headed, min(needed, self.threshold))
         return found
 
     def _doctrine(self, span: str) -> Link | None:
@@ -988,16 +989,12 @@ class CrossScriptLinker:
         found = self._clear_best(ranked, self.threshold)
         return replace(found, rule="doctrine") if found is not None else None
 
-    def _headed_best(self, span: str, needed: float) -> Link | None:
+    def _headed_best(self, headed: dict[str, float], needed: float) -> Link | None:
         """The one name holding the span's translated head word ("루터 성경": the Luther
-        Bible) whose other words the span renders, when no other such name comes close: the
-        head word has already said what kind of name it is, so a name without it that
-        merely sounds near is no rival."""
-        tokens = span.split()
-        heads = [HEAD_WORDS.get(t) for t in tokens]
-        if not any(heads):
-            return None
-        ranked = sorted(self._translated(tokens, heads).items(), key=lambda ns: (-ns[1], ns[0]))
+        Bible) whose other words the span renders (``headed``: ``_head_scores``), when no
+        other such name comes close: the head word has already said what kind of name it
+        is, so a name without it that merely sounds near is no rival."""
+        ranked = sorted(headed.items(), key=lambda ns: (-ns[1], ns[0]))
         if not ranked or ranked[0][1] < needed:
             return None
         if len(ranked) > 1 and ranked[1][1] >= ALIGNED_RIVAL:
@@ -1006,11 +1003,11 @@ class CrossScriptLinker:
         second = ranked[1][1] if len(ranked) > 1 else 0.0
         return Link(name, score, score - second, "head word")
 
-    def _aligned_best(self, span: str, p: str) -> Link | None:
+    def _aligned_best(self, span: str, p: str, headed: dict[str, float]) -> Link | None:
         """A name of several words that the span renders word by word, in order ("마더
         테레사": Mother, Teresa), when no close rival does: a whole-name score blurs word
         boundaries ("Theresa May" sounds almost as near), the words do not."""
-        scored = self._scores(span, p)
+        scored = self._scores(span, p, 0.0, headed)
         ranked = sorted(scored.items(), key=lambda ns: (-ns[1], ns[0]))[:ALIGNED_RIVALS]
         aligned = [_word_by_word(span, name) for name, _ in ranked]
         if aligned[0] < ALIGNED_SURE or any(a >= ALIGNED_RIVAL for a in aligned[1:]):
@@ -1019,15 +1016,19 @@ class CrossScriptLinker:
         second = ranked[1][1] if len(ranked) > 1 else 0.0
         return Link(name, score, score - second, "word by word")
 
-    def _scores(self, span: str, p: str, floor: float = 0.0) -> dict[str, float]:
-        """Every candidate's score for ``span`` (``p``: its phonemes); scores under
-        ``floor`` may be given as 0."""
-        scores: dict[str, float] = {}
+    def _head_scores(self, span: str) -> dict[str, float]:
+        """The names holding the span's translated head nouns, the rest aligned by sound
+        word by word (``_translated``); empty when the span has no head noun."""
         tokens = span.split()
         heads = [HEAD_WORDS.get(t) for t in tokens]
-        if any(heads):  # a translated head noun: align the rest by sound, word by word
-            for name, s in self._translated(tokens, heads).items():
-                scores[name] = max(scores.get(name, 0.0), s)
+        return self._translated(tokens, heads) if any(heads) else {}
+
+    def _scores(
+        self, span: str, p: str, floor: float = 0.0, headed: dict[str, float] | None = None
+    ) -> dict[str, float]:
+        """Every candidate's score for ``span`` (``p``: its phonemes; ``headed``: its
+        ``_head_scores`` where already known); scores under ``floor`` may be given as 0."""
+        scores = dict(self._head_scores(span) if headed is None else headed)
         skeleton = _skeleton(p)
         if len(skeleton) >= self.min_consonants:
             candidates = _candidates(self._by_skeleton, skeleton)

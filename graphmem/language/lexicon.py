@@ -24,12 +24,14 @@ def compact(korean: str) -> str:
 
 def english_names(korean: str) -> tuple[str, ...]:
     """The English names of a Korean country, region or language name, or ``()``."""
-    return _load()[0].get(compact(korean), ())
+    tables = _tables if _tables is not None else _load()  # the lock only until loaded
+    return tables[0].get(compact(korean), ())
 
 
 def korean_names(english: str) -> tuple[str, ...]:
     """The Korean names of an English one (compared in lower case), or ``()``."""
-    return _load()[1].get(english.lower(), ())
+    tables = _tables if _tables is not None else _load()
+    return tables[1].get(english.lower(), ())
 
 
 def _load() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
