@@ -107,8 +107,7 @@ def _items(fixtures: Path) -> list[dict[str, Any]]:
     ]
 
 
-def _linker(data_dir: str | Path, meaning: bool) -> tuple[CrossScriptLinker, float, float]:
-    names = graph_names(data_dir)
+def _linker(names: set[str], meaning: bool) -> tuple[CrossScriptLinker, float, float]:
     bundled = BundledNameMeaning(sorted(names)) if meaning else None
     t0 = time.perf_counter()
     linker = CrossScriptLinker(names, meaning=bundled)
@@ -119,9 +118,10 @@ def run(data_dir: str | Path, fixtures: Path, *, meaning: bool = True) -> Result
     """Link every rendering of the four rounds (``fixtures`` holds ``hangul_names`` and
     ``hangul_names_round2`` … ``_round4``, as ``tests/fixtures`` in graphmem's source tree)
     against the names of the 262k graph in ``data_dir``."""
-    linker, build, embed = _linker(data_dir, meaning)
+    names = graph_names(data_dir)
+    linker, build, embed = _linker(names, meaning)
     res = Result(len(linker), build, 0.0, meaning=meaning, embed_seconds=embed)
-    as_written = _as_written(graph_names(data_dir))
+    as_written = _as_written(names)
     items = [("dev", it) for dev in DEV for it in _items(fixtures / dev)]
     items += [("held-out", it) for it in _items(fixtures / HELD_OUT)]
     t0 = time.perf_counter()
@@ -136,26 +136,33 @@ def run(data_dir: str | Path, fixtures: Path, *, meaning: bool = True) -> Result
         read = as_written(it["hangul"]) or linked
         as_read = f"{split}, as read"
         for name, facets in (
-            (linked, ((split, "all", "all"), (split, "kind", it["kind"]))),
-            (linked, ((split, "category", it["category"]),)),
+            (
+                linked,
+                (
+                    (split, "all", "all"),
+                    (split, "kind", it["kind"]),
+                    (split, "category", it["category"]),
+                ),
+            ),
             (read, ((as_read, "all", "all"), (as_read, "kind", it["kind"]))),
         ):
-            right = name is not None and gold is not None and name.lower() == gold.lower()
             for key in facets:
                 c = res.counts.setdefault(key, Counter())
                 c["items"] += 1
                 c["positives"] += gold is not None
                 c["links"] += name is not None
-                c["correct"] += right
-        right = link is not None and gold is not None and link.name.lower() == gold.lower()
-        if split == "dev" and not right and (link is not None or gold is not None):
-            res.misses[it["kind"]].append(
-                {"hangul": it["hangul"], "gold": gold, "linked": link.name if link else None}
-            )
+                c["correct"] += _right(name, gold)
+        if split == "dev" and not _right(linked, gold) and (linked is not None or gold is not None):
+            res.misses[it["kind"]].append({"hangul": it["hangul"], "gold": gold, "linked": linked})
     res.per_item_ms = (time.perf_counter() - t0) * 1000 / max(1, len(items))
     if linker.meaning is not None:
         res.scale_search = _search_at_scale(linker.meaning.vectors)
     return res
+
+
+def _right(name: str | None, gold: str | None) -> bool:
+    """A link to the gold entity (names compared in lower case, as the data's are)."""
+    return name is not None and gold is not None and name.lower() == gold.lower()
 
 
 def _as_written(names: set[str]) -> Callable[[str], str | None]:
@@ -245,7 +252,7 @@ def fit(
     positive. Returns the weights with the bias last, and per link threshold what a
     ``folds``-fold cross-validation on the same splits gives: links the meaning arm adds
     where sound abstains, how many are right, and all links and right ones."""
-    linker, _, _ = _linker(data_dir, True)
+    linker, _, _ = _linker(graph_names(data_dir), True)
     items = _dev_candidates(linker, fixtures)
     order = np.random.default_rng(0).permutation(len(items))
     cv: dict[float, Counter[str]] = {t: Counter() for t in CV_THRESHOLDS}
