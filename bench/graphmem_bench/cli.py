@@ -565,6 +565,7 @@ SPLITS = {
     "round7": "block_requests_round7",
     "round8": "block_requests_round8",
     "round9": "block_requests_round9",
+    "round10": "block_requests_round10",
     "heldout": "block_requests_heldout",
 }
 
@@ -577,7 +578,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ … _round9/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round10/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -585,9 +586,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2 … round9: block_requests/, block_requests_round2/ … "
-    "_round9/ (read while building); heldout: block_requests_heldout/ "
-    "(round 10, never read).",
+    help="dev, round2 … round10: block_requests/, block_requests_round2/ … "
+    "_round10/ (read while building); heldout: block_requests_heldout/ "
+    "(round 11, never read).",
 )
 @click.option(
     "--mode",
