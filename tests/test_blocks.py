@@ -432,6 +432,15 @@ def test_a_cue_beside_the_name_beats_the_partners_ties(memory):
     assert "May 11" in b.text and "May 25" not in b.text, b
 
 
+def test_a_partner_naming_their_own_name_means_the_namesake_they_know(memory):
+    _two_noors(memory)
+    # People speak of themselves as "I": Noor Hassan asking about "Noor" means the other
+    # Noor, whom she has talked with (Eve's message to both).
+    b = memory.block("when is Noor back?", "Noor Hassan", now="2026-04-05")
+    assert "May 25" in b.text and "May 11" not in b.text, b
+    assert max(b.posterior, key=b.posterior.get) == "Noor Vasquez", b.posterior
+
+
 def test_what_is_asked_is_no_cue_to_who_is_meant(memory):
     _two_noors(memory)
     # Only Noor Vasquez has a birthday stored, but "birthday" says what is asked, not

@@ -76,6 +76,9 @@ MAX_REQUEST_CHARS = 20_000
 # The reading gate serves a namesake's lines only when the identity posterior is at least
 # this sure (chosen on the development splits of the block-request sets).
 IDENTITY_CONFIDENCE = 0.74
+# A partner tied to several namesakes of their own name means the one they are tied to
+# this many times more than to any other.
+OTHER_TIE_LEAD = 2.0
 
 
 @dataclass(frozen=True)
@@ -297,9 +300,10 @@ def _who_is_asked(
     tau: float,
 ) -> set[str] | Block:
     """The people a request asks about (normalized), or the empty block that says why
-    it cannot tell. A mention of the partner's own name means the partner unless a cue
-    points at a namesake ("Minjun from finance"); other namesakes are told apart by a cue
-    (a word found only in one namesake's records), else by the identity posterior."""
+    it cannot tell. A cue points at a namesake ("Minjun from finance": a word found only
+    in one namesake's records); a mention of the partner's own name means the namesake
+    the partner is tied to, or the partner when tied to none; other namesakes are told
+    apart by the identity posterior."""
     asked: set[str] = set()
     as_stored = snap.stored_name.get(normalize_name(req.partner))
     for mention, es in mention_candidates(req.request, snap.people, snap.families).items():
@@ -319,8 +323,11 @@ def _who_is_asked(
             elif len(es) <= 16 and len(called := _by_address(req.request, mention, es, snap)) == 1:
                 es = called
             elif mine:
-                es = mine
-            else:
+                theirs = _partner_or_theirs(mine[0], es, req.partner, snap)
+                if len(theirs) == 1:
+                    posterior.update({e: float(e == theirs[0]) for e in es})
+                es = theirs
+            if len(es) > 1:
                 post = identity_posterior(
                     es, req.partner, snap.comention, snap.last_seen, str(req.now)
                 )
@@ -337,6 +344,26 @@ def _who_is_asked(
                 es = [best]
         asked.add(normalize_name(es[0]))
     return asked
+
+
+def _partner_or_theirs(
+    partner_as_stored: str, namesakes: list[str], partner: str, snap: BlockSnapshot
+) -> list[str]:
+    """Whom a name the partner bears means. People speak of themselves as "I", so Minjun
+    asking about "Minjun" means the other Minjun they are tied to (talked with, or took
+    part in a record about); the partner only when tied to none of the others, as among a
+    thousand strangers who share the name. Ties to several others, none clearly first,
+    leave all of them (the caller asks the posterior)."""
+    others = [e for e in namesakes if e != partner_as_stored]
+    ties = snap.comention.get(normalize_name(partner), {})
+    tied = {e: ties.get(normalize_name(e), 0.0) for e in others}
+    tied = {e: w for e, w in tied.items() if w > 0}
+    if not tied:
+        return [partner_as_stored]
+    ranked = sorted(tied.values(), reverse=True)
+    if len(ranked) == 1 or ranked[0] >= OTHER_TIE_LEAD * ranked[1]:
+        return [max(tied, key=tied.__getitem__)]
+    return list(tied)
 
 
 def _by_initial(request: str, mention: str, namesakes: list[str]) -> list[str]:
