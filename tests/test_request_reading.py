@@ -206,6 +206,29 @@ def test_a_person_is_read_in_a_value_with_a_title_or_a_role() -> None:
     assert not match_fact(who, "text", "keynote topic soil health", "soil health").typed
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        "아들 이준표",
+        "피아니스트 여하윤",
+        "한정숙 동장님",
+        "남편 Jason",
+        "이태호(작은아들)",
+        "구청 홍보팀 오상렬 주무관",
+        "제갈라온 수셰프",
+    ],
+)
+def test_a_korean_name_with_who_they_are_is_a_person(value: str) -> None:
+    who = read_request("협연 누가 해요?")
+    assert match_fact(who, "text", "협연자 " + value, value).typed
+
+
+@pytest.mark.parametrize("value", ["강남역 근처", "정기 모임", "홍보팀 회의", "서울역 앞 카페"])
+def test_a_korean_place_or_plan_is_no_person(value: str) -> None:
+    who = read_request("협연 누가 해요?")
+    assert not match_fact(who, "text", "협연 " + value, value).typed
+
+
 def test_a_stretch_between_two_dates_answers_how_long() -> None:
     long = read_request("how long is Emily staying with me", ["emily"])
     value = "arriving Feb 20, staying until Feb 24"

@@ -868,6 +868,47 @@ _PERSON_VALUE = re.compile(
     r"^(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+[A-Z]|^[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s*(?:\(|,|\bat\b|\bfrom\b)|"
     r"^[가-힣]{2,4}\s*(?:님|씨|선생님|멘토님|세무사|변호사|기사님|코치|강사|대표|팀장|과장|부장|실장)"
 )
+# A Korean full name: a surname and two syllables (남궁, 황보: two and two), perhaps
+# with 님 or 씨.
+_KO_SURNAMES = (
+    "김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진지엄채원천방공현함변"
+    "염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예봉경사부가복태목형계피두감음빈동온호범좌"
+)
+_KO_FULL_NAME = re.compile(
+    rf"^(?:(?:남궁|선우|제갈|황보|독고|사공|서문)[가-힣]{{2}}|[{_KO_SURNAMES}][가-힣]{{2}})(?:님|씨)?$"
+)
+# Where a word that looks like a name is a place or a body: 강남역, 서초구, 홍보팀.
+_PLACE_ENDINGS = frozenset("역구시군읍로길점층관장실청팀반과")
+_LATIN_GIVEN = re.compile(r"^[A-Z][a-z'’-]{1,20}$")
+_PARENTHESES = re.compile(r"\([^)]*\)")
+
+
+def _korean_person_value(value: str) -> bool:
+    """A person said the Korean way, with who they are around the name: "아들 이준표",
+    "피아니스트 여하윤", "한정숙 동장님", "남편 Jason", "이태호(작은아들)". One name
+    among at most four words, the others Hangul words, or a note in parentheses."""
+    if not has_hangul(value):
+        return False
+    bare = _PARENTHESES.sub(" ", value)
+    words = bare.split()
+    if not words or len(words) > 4 or (len(words) == 1 and bare.strip() == value.strip()):
+        return False
+    # The first word that may be a name is the name: "동장님" after it is a title.
+    name = next(
+        (
+            w
+            for w in words
+            if (_KO_FULL_NAME.match(w) or _LATIN_GIVEN.match(w))
+            and w.rstrip("님씨")[-1] not in _PLACE_ENDINGS
+        ),
+        None,
+    )
+    if name is None:
+        return False
+    rest = [w for w in words if w != name]
+    return all(re.fullmatch(r"[가-힣]{1,8}", w) for w in rest)
+
+
 # Two dates that bound a stretch of time.
 _RANGE = re.compile(r"[~–—]|\d\s*-\s*\d|\buntil\b|\bthrough\b|\bto\b|부터|까지", re.I)
 # A person's name: one to three capitalized words, or two to four Hangul syllables.
@@ -895,6 +936,8 @@ def match_fact(
         accepted.add("text")  # "Jake Morrison", "권준영"
     if vtype == "text" and "person" in reading.asked and _PERSON_VALUE.search(value.strip()):
         accepted.add("text")  # "Dr. Amal Farouk", "Milo (Pia's barista)", "류재석 멘토님"
+    if vtype == "text" and "person" in reading.asked and _korean_person_value(value):
+        accepted.add("text")  # "아들 이준표", "피아니스트 여하윤", "한정숙 동장님"
     if vtype in ("date", "datetime") and "duration" in reading.asked and _RANGE.search(value):
         accepted.add(vtype)  # "4월 13일~17일", "arriving Feb 20, staying until Feb 24"
     if reading.asked and vtype not in accepted and not (named & accepted):
