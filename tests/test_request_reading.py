@@ -229,6 +229,15 @@ def test_a_korean_place_or_plan_is_no_person(value: str) -> None:
     assert not match_fact(who, "text", "협연 " + value, value).typed
 
 
+def test_a_korean_request_with_no_noun_is_about_its_verb() -> None:
+    # No noun and no type: the verb says what is asked about; light verbs say nothing.
+    assert read_request("지호 뭐 먹으면 안 된다고 했지?", ["지호"]).topic == ("먹",)
+    assert read_request("남상진 님 뭐 잃어버리셨다 했죠", ["남상진"]).topic
+    # A type, or a noun, says it already.
+    assert read_request("지호 어디서 기다린대요", ["지호"]).topic == ()
+    assert "먹" not in read_request("지호 못 먹는 음식 뭐야?", ["지호"]).topic
+
+
 def test_a_stretch_between_two_dates_answers_how_long() -> None:
     long = read_request("how long is Emily staying with me", ["emily"])
     value = "arriving Feb 20, staying until Feb 24"

@@ -300,6 +300,62 @@ def noun_compounds(text: str) -> list[str]:
     return out
 
 
+# Verbs that say little of what is asked about ("했지", "된다고", "가야 돼요").
+_LIGHT_VERBS = frozenset(
+    [
+        "하",
+        "해",
+        "했",
+        "한",
+        "할",
+        "되",
+        "돼",
+        "된",
+        "됐",
+        "될",
+        "있",
+        "없",
+        "보",
+        "봐",
+        "주",
+        "줘",
+        "가",
+        "오",
+        "와",
+        "말",
+        "알",
+        "모르",
+        "같",
+        "그렇",
+        "그러",
+        "그랬",
+        "어떻",
+        "이렇",
+        "받",
+        "들",
+        "나",
+        "내",
+        "놓",
+        "두",
+        "싶",
+        "않",
+        "좋",
+    ]
+)
+
+
+def predicate_stems(text: str) -> list[str]:
+    """The stems of a Korean text's verbs and adjectives as written ("못 먹는 거" -> 먹),
+    without the light verbs that say nothing of a topic (하다, 되다, 있다)."""
+    out: list[str] = []
+    for t in _default_analyzer().tokens(text):
+        if t.pos.split("-")[0] in ("VV", "VA") and t.end > t.start:
+            stem = text[t.start : t.end]
+            if stem not in _LIGHT_VERBS and t.norm not in _LIGHT_VERBS:
+                out.append(stem)
+    return out
+
+
 def proper_noun_spans(text: str) -> set[tuple[int, int]]:
     """Where Kiwi reads a proper noun (NNP) in ``text``: a name it knows or guesses
     ("지민", "마르코"), as opposed to a common noun ("요가", "트레이너")."""

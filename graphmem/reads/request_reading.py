@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from graphmem.domain.block import titled_name
 from graphmem.extract.chat.values import WEEKDAY_WORDS, find_values, month_number
-from graphmem.language.korean import noun_compounds, proper_noun_spans
+from graphmem.language.korean import noun_compounds, predicate_stems, proper_noun_spans
 from graphmem.language.text import KOREAN_TITLES, has_hangul, particle_stems
 from graphmem.reads.ranking import stemmed_tokens
 
@@ -445,6 +445,10 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
         if stop or n in _KO_STOP or (len(n) < 2 and not has_hangul(n)):
             continue
         topic.append(n)
+    if korean and not topic and not asked:
+        # "지호 뭐 먹으면 안 된다고 했지?": no noun and no type say what about; the verb
+        # does.
+        topic = [w for w in predicate_stems(request) if w not in name_words]
     aside = [_normal(m.group(1).casefold()) for m in _NOT_THIS_BUT.finditer(request)]
     topic = [w for w in topic if not any(w == a or (has_hangul(a) and a in w) for a in aside)]
     change = bool(_CHANGE.search(request))
