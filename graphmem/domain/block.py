@@ -18,6 +18,7 @@ from typing import NamedTuple, overload
 
 from graphmem.domain.keys import normalize_name, normalize_relation
 from graphmem.language.text import (
+    KOREAN_DOUBLE_SURNAMES,
     KOREAN_TITLES,
     has_hangul,
     is_hangul_syllable,
@@ -228,7 +229,7 @@ def render_block(
 _WORD = re.compile(r"[\w'’]+", re.UNICODE)
 
 
-_TWO_SYLLABLE_SURNAMES = frozenset({"남궁", "황보", "제갈", "선우", "독고", "사공", "서문", "동방"})
+_TWO_SYLLABLE_SURNAMES = frozenset({*KOREAN_DOUBLE_SURNAMES, "동방"})
 
 
 def name_parts(full_name: str) -> set[str]:

@@ -14,7 +14,10 @@ from typing import TypeVar
 __all__ = [
     "HANGUL_ANY",
     "HANGUL_SYLLABLE",
+    "KOREAN_DOUBLE_SURNAMES",
+    "KOREAN_FULL_NAME",
     "KOREAN_PARTICLES",
+    "KOREAN_SURNAMES",
     "KOREAN_TITLES",
     "has_hangul",
     "is_hangul_syllable",
@@ -28,6 +31,17 @@ __all__ = [
 HANGUL_SYLLABLE = re.compile(r"[\uac00-\ud7a3]")
 # Syllables, Jamo and compatibility Jamo (ㅋㅋ, ㅇㅋ): any Korean writing at all.
 HANGUL_ANY = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
+
+# Korean surnames: the common one-syllable ones, and the two-syllable ones (남궁민수).
+KOREAN_SURNAMES = (
+    "김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진지엄채원천방공현함변"
+    "염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예봉경사부가복태목형계피두감음빈동온호범좌"
+)
+KOREAN_DOUBLE_SURNAMES: tuple[str, ...] = ("남궁", "선우", "제갈", "황보", "독고", "사공", "서문")
+# A Korean full name as a pattern: a surname and two syllables (김민준, 남궁민수).
+KOREAN_FULL_NAME = (
+    rf"(?:{'|'.join(KOREAN_DOUBLE_SURNAMES)})[가-힣]{{2}}|[{KOREAN_SURNAMES}][가-힣]{{2}}"
+)
 
 
 def has_hangul(text: str) -> bool:

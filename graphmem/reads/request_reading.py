@@ -20,7 +20,7 @@ from functools import lru_cache
 from graphmem.domain.block import titled_name
 from graphmem.extract.chat.values import WEEKDAY_WORDS, find_values, month_number
 from graphmem.language.korean import noun_compounds, predicate_stems, proper_noun_spans
-from graphmem.language.text import KOREAN_TITLES, has_hangul, particle_stems
+from graphmem.language.text import KOREAN_FULL_NAME, KOREAN_TITLES, has_hangul, particle_stems
 from graphmem.reads.ranking import stemmed_tokens
 
 __all__ = [
@@ -872,15 +872,8 @@ _PERSON_VALUE = re.compile(
     r"^(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+[A-Z]|^[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s*(?:\(|,|\bat\b|\bfrom\b)|"
     r"^[가-힣]{2,4}\s*(?:님|씨|선생님|멘토님|세무사|변호사|기사님|코치|강사|대표|팀장|과장|부장|실장)"
 )
-# A Korean full name: a surname and two syllables (남궁, 황보: two and two), perhaps
-# with 님 or 씨.
-_KO_SURNAMES = (
-    "김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진지엄채원천방공현함변"
-    "염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예봉경사부가복태목형계피두감음빈동온호범좌"
-)
-_KO_FULL_NAME = re.compile(
-    rf"^(?:(?:남궁|선우|제갈|황보|독고|사공|서문)[가-힣]{{2}}|[{_KO_SURNAMES}][가-힣]{{2}})(?:님|씨)?$"
-)
+# A Korean full name, perhaps with 님 or 씨.
+_KO_FULL_NAME = re.compile(rf"^(?:{KOREAN_FULL_NAME})(?:님|씨)?$")
 # Where a word that looks like a name is a place or a body: 강남역, 서초구, 홍보팀.
 _PLACE_ENDINGS = frozenset("역구시군읍로길점층관장실청팀반과")
 _LATIN_GIVEN = re.compile(r"^[A-Z][a-z'’-]{1,20}$")

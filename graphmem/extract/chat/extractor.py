@@ -42,7 +42,12 @@ from graphmem.domain.model import Fact, Intent, Record
 from graphmem.extract.base import Extraction
 from graphmem.extract.chat import cues
 from graphmem.extract.chat.values import ValueSpan, find_values, resolve_bare_time
-from graphmem.language.text import has_hangul, particle_stems, strip_korean_title
+from graphmem.language.text import (
+    KOREAN_FULL_NAME,
+    has_hangul,
+    particle_stems,
+    strip_korean_title,
+)
 
 __all__ = ["MAX_CONVERSATIONS", "MAX_KEYS", "MAX_MESSAGE_CHARS", "ChatExtractor"]
 
@@ -229,12 +234,8 @@ _EN_PERSON = re.compile(
     r"(?<![\w'’])(?P<first>[A-Z][a-z]{1,15})\s+(?P<last>[A-Z][a-z-]{1,20})"
     r"(?![\w])"
 )
-_KO_SURNAMES = (
-    "김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진지엄채원천방공현함변"
-    "염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예봉경사부가복태목형계피두감음빈동온호범좌"
-)
 _KO_PERSON = re.compile(
-    rf"(?<![가-힣])(?P<name>(?:남궁|선우|제갈|황보|독고|사공|서문)[가-힣]{{2}}|[{_KO_SURNAMES}][가-힣]{{2}})"
+    rf"(?<![가-힣])(?P<name>{KOREAN_FULL_NAME})"
     r"(?=님|씨|\s*(?:팀장|대리|과장|부장|차장|실장|대표|사장|매니저|선생|선배|프로|책임|선임|수석))"
 )
 _PLACE_HEADS = frozenset(
