@@ -566,6 +566,7 @@ SPLITS = {
     "round8": "block_requests_round8",
     "round9": "block_requests_round9",
     "round10": "block_requests_round10",
+    "round11": "block_requests_round11",
     "heldout": "block_requests_heldout",
 }
 
@@ -578,7 +579,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ … _round10/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round11/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -586,9 +587,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2 … round10: block_requests/, block_requests_round2/ … "
-    "_round10/ (read while building); heldout: block_requests_heldout/ "
-    "(round 11, never read).",
+    help="dev, round2 … round11: block_requests/, block_requests_round2/ … "
+    "_round11/ (read while building); heldout: block_requests_heldout/ "
+    "(round 12, never read).",
 )
 @click.option(
     "--mode",
