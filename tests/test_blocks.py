@@ -601,6 +601,57 @@ def test_another_kind_of_the_same_thing_gets_nothing_but_a_synonym_does(memory):
         assert value in b.text, (request, b)
 
 
+def test_another_korean_kind_of_the_same_thing_gets_nothing(memory):
+    """ "필라테스 수업" is not the yoga class stored as "요가 수업 시간": in Korean the two
+    kinds are told apart by words (the record never says 필라테스)."""
+    memory.ingest(
+        [
+            Record(
+                "도하린: 다음 주부터 요가 수업은 화목 저녁 7시에 해요",
+                speaker="도하린",
+                participants=("도하린", "변수아"),
+                observed_at="2026-05-04",
+                facts=(Fact("도하린", "요가 수업 시간", "화목 저녁 7시"),),
+            )
+        ]
+    )
+    b = memory.block("하린쌤 필라테스 수업은 몇 시예요?", "변수아", now="2026-05-06")
+    assert b.abstained and b.text == "" and "another kind" in b.reason, b
+    b = memory.block("하린쌤 요가 수업 몇 시예요?", "변수아", now="2026-05-06")
+    assert "화목 저녁 7시" in b.text, b
+
+
+def test_a_price_is_not_a_count_nor_a_count_a_price(memory):
+    """ "How much" asks an amount, money or a count; a word that says it is paid (비용,
+    price) asks money, and "how many" a count."""
+    memory.ingest(
+        [
+            Record(
+                "석지안: 거실 도배 면적은 약 6평이에요",
+                speaker="석지안",
+                participants=("석지안", "피윤재"),
+                observed_at="2026-05-04",
+                facts=(Fact("석지안", "거실 도배 면적", "약 6평"),),
+            ),
+            Record(
+                "Orla: we've got $300 for the flyer print run",
+                speaker="Orla",
+                participants=("Orla", "Dev Shah"),
+                observed_at="2026-05-04",
+                facts=(Fact("Orla", "flyer print budget", "$300"),),
+            ),
+        ]
+    )
+    b = memory.block("지안님 거실 도배 비용은 얼마래요?", "피윤재", now="2026-05-06")
+    assert b.abstained and b.text == "", b
+    b = memory.block("지안님 거실 도배 얼마나 해요?", "피윤재", now="2026-05-06")
+    assert "약 6평" in b.text, b
+    b = memory.block("how many flyers is Orla printing?", "Dev Shah", now="2026-05-06")
+    assert b.abstained and b.text == "", b
+    b = memory.block("how much has Orla got for the flyer print?", "Dev Shah", now="2026-05-06")
+    assert "$300" in b.text, b
+
+
 def test_how_a_korean_name_is_called_tells_namesakes_apart(memory):
     # Two 소연s: the older one everyone calls 소연 언니, and Dahae's friend she calls
     # 소연아. Dahae talks with both alike, so her ties decide nothing; the form does.

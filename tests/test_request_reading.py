@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from graphmem.reads.request_reading import (
     another_kind,
+    another_korean_kind,
     another_period,
     kind_words,
     match_fact,
@@ -30,14 +31,15 @@ from graphmem.reads.request_reading import (
         ("when's the offsite", {"time", "date", "datetime"}),
         ("which day do the movers come", {"date", "datetime"}),
         ("where do we meet Jo", {"place"}),
-        ("how much is the deposit", {"money", "quantity"}),
+        ("how much is the deposit", {"money"}),  # a word says it is paid
+        ("how much flour is left", {"money", "quantity"}),
         ("who is covering for me", {"person"}),
         ("how many chairs did we order", {"quantity"}),
         ("how long is the drive", {"duration"}),
         ("is the cafe open on monday?", set()),
         ("회의 몇 시야?", {"time", "datetime"}),
         ("어디서 만나?", {"place"}),
-        ("월세 얼마야", {"money", "quantity"}),
+        ("월세 얼마야", {"money"}),
         ("누가 사회 봐?", {"person"}),
         ("몇 명 와?", {"quantity"}),
         ("공사 얼마나 걸려?", {"duration"}),
@@ -300,6 +302,30 @@ def test_a_person_no_one_stored_is_read_in_a_persons_place(
 def test_another_kind_names_the_two_kinds_or_none(request_text, relation, about, kinds):
     asked = kind_words(request_text, frozenset({"ravi", "celine"}))
     assert another_kind(asked, relation, f"{relation} {about}") == kinds
+
+
+@pytest.mark.parametrize(
+    ("request_text", "relation", "about", "kinds"),
+    [
+        ("필라테스 수업은 몇 시야?", "요가 수업 시간", "요가 7시", ("필라테스 수업", "요가 수업")),
+        ("점심 코스 얼마예요?", "저녁 코스 가격", "저녁 코스는 9만원", ("점심 코스", "저녁 코스")),
+        ("QA 서버 비용 나왔어?", "운영_서버_비용", "월 80만원", ("qa 서버", "운영 서버")),
+        # The request's kind said about the fact, or the relation's said in the request.
+        ("요가 수업 몇 시?", "요가 수업 시간", "저녁 7시", None),
+        ("필라테스 수업은 몇 시야?", "그룹 수업 시간", "필라테스 그룹 수업은 7시", None),
+        ("저녁 요가 수업 몇 시?", "요가 수업 시간", "7시", None),
+        # Who or when before the noun is not a kind; nor a word apart from it.
+        ("팀장님 출장 며칠이야?", "해외 출장 기간", "5박 6일", None),
+        ("토욜 현장 누가 와?", "당일 현장 담당", "반장님이 와요", None),
+        ("지훈 수업 몇 시야?", "코딩 수업 시간", "4시", None),
+        ("필라테스는 수업 몇 시야?", "요가 수업 시간", "저녁 7시", None),
+        ("필라테스 수업은 몇 시야?", "수업 시간", "7시", None),
+        ("what time is the pilates class", "yoga class", "7pm", None),
+    ],
+)
+def test_another_korean_kind_by_words(request_text, relation, about, kinds):
+    names = frozenset({"지훈"})
+    assert another_korean_kind(request_text, relation, f"{relation} {about}", names) == kinds
 
 
 @pytest.mark.parametrize(

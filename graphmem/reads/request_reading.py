@@ -12,6 +12,7 @@ recognizers the chat extractor uses (or by ``registry.declare(value_type=...)``)
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ __all__ = [
     "RequestReading",
     "accepts",
     "another_kind",
+    "another_korean_kind",
     "another_period",
     "kind_words",
     "match_fact",
@@ -102,6 +104,15 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
             {"money"},
         ),
     )
+)
+# "How much" asks an amount: money or a quantity ("how much flour"), until a word says
+# it is paid.
+_AMOUNT = frozenset({"money", "quantity"})
+_PAID = re.compile(
+    r"\b(?:fees?|charg(?:e|es|ed|ing)|paying|paid|quoted?|budget|rent|wages?|salary|price|"
+    r"prices|cost|costs|deposit|fare)\b|요금|단가|견적|예산|회비|월세|시급|일당|수당|급여|가격|"
+    r"비용|금액|수수료|보증금|월급|연봉",
+    re.I,
 )
 # Asking whether a value changed, or still holds: the answer is the current value.
 _CHANGE = re.compile(
@@ -414,6 +425,8 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
             # "what time", "which room", "how much": the type says it; not a topic word.
             cue_words = {w for m in found for w in _words(m.group())}
             break
+    if asked == _AMOUNT and _PAID.search(request):
+        asked = frozenset({"money"})  # "엔드밀 단가 얼마": how much is paid, not how many
     name_words = name_word_set(names) if not isinstance(names, frozenset) else names
     spans = [v for v in find_values(request) if v.kind in ("time", "date", "money", "duration")]
     inside = {w for v in spans for w in _words(v.text)}
@@ -727,8 +740,8 @@ _ACCEPTS = {
     "date": {"date", "datetime", "time"},
     "datetime": {"date", "datetime", "time"},
     "place": {"place", "text"},
-    "money": {"money", "quantity"},
-    "quantity": {"quantity", "money"},
+    "money": {"money"},
+    "quantity": {"quantity"},
     "person": {"person"},
     "duration": {"duration"},
 }
@@ -851,6 +864,65 @@ def another_kind(
                 " ".join(a for a, _w in asked_words[i - len(mine) : i + 1]),
                 " ".join(a for a, _w in rel_words[: j + 1]),
             )
+    return None
+
+
+# Korean words before a noun that say when or who, not which kind: "토욜 현장" is the
+# Saturday's site, "사장님 자리" the owner's stall.
+_KO_NOT_KINDS = _wordlist(
+    "기존 원래 평소 보통 최근 처음 마지막 당일 전날 다음날 월욜 화욜 수욜 목욜 금욜 토욜 "
+    "일욜 매주 매일 매달 주말 평일 오전 오후 사장 매니저 실장 팀장 과장 부장 차장 대리 이사 "
+    "대표 선생 선생님 원장 소장 계장 주무관 교수 기사 작가 손님 고객 회원 학생 누나 언니 "
+    "오빠 형 형님 선배 후배 동생 친구 엄마 아빠 어머니 아버지 할머니 할아버지 이모 삼촌 "
+    "고모 고모부 형수 반장 회장 총무 담당 담당자 관세사 세무사 변호사 노무사 회계사"
+)
+# A Latin word in a Korean request names a kind when it is a name or a code ("GCP 예산",
+# "SUS304"), or a word of three letters or more ("dinner place"); not a unit ("kg").
+_LATIN_KIND = re.compile(r"^(?:[a-z]{3,}|[A-Za-z]*[A-Z0-9][A-Za-z0-9]*)$")
+
+
+def another_korean_kind(
+    request: str, relation: str, about: str, names: frozenset[str] = frozenset()
+) -> tuple[str, str] | None:
+    """Whether a Korean request asks about another kind of the thing a relation names:
+    a noun of the request is a word of the relation after its own kind, the request
+    puts a kind of its own just before it ("인요가 수업" / "빈야사 수업 시간", "런치
+    코스" / "디너 코스 가격"), memory says the request's kind nowhere about the fact, and
+    the request says the relation's kind nowhere. By words alone: e5 and Kiwi's morpheme
+    vectors put two kinds ("치과" / "동물병원") as close as two names of one ("락커" /
+    "사물함"), so a synonym the fact does not say is taken for another kind. Returns the
+    two phrases (asked, stored). ``names``: the words of people's names (not kinds)."""
+    if not has_hangul(request):
+        return None
+    rel_words = [w for w in re.split(r"[\s_]+", relation.casefold()) if w]  # as stored: a_b
+    if len(rel_words) < 2:
+        return None
+    nouns = [
+        n
+        for n in noun_compounds(request)
+        if (len(n) >= 2 if has_hangul(n) else _LATIN_KIND.match(n) is not None)
+        and n.casefold() not in _KO_STOP
+        and n.casefold() not in _EN_STOP
+        and n not in _KO_NOT_KINDS
+        and not titled_name(n)[1]
+        and n.casefold() not in names
+        and not re.fullmatch(rf"[월화수목금토일]요일|(?:{WEEKDAY_WORDS})s?", n, re.I)
+    ]
+    text, said = _description(about)
+    written = request.casefold()
+    for mine, head in itertools.pairwise(nouns):
+        mine, head = mine.casefold(), head.casefold()
+        at = written.find(mine)
+        after = at + len(mine)
+        if at < 0 or not written[after:].lstrip().startswith(head):
+            continue  # "기태 매니저랑 미팅": only a kind written right before its noun
+        for j in range(1, len(rel_words)):
+            if rel_words[j] != head:
+                continue
+            theirs = rel_words[:j]
+            if _found(mine, text, said) or any(t in written for t in theirs):
+                continue
+            return f"{mine} {head}", " ".join(rel_words[: j + 1])
     return None
 
 

@@ -49,6 +49,7 @@ from graphmem.reads.request_reading import (
     RequestReading,
     accepts,
     another_kind,
+    another_korean_kind,
     another_period,
     kind_words,
     match_fact,
@@ -755,6 +756,12 @@ def _other_kinds(
     """For each fact, whether the request asks about another kind of its thing: only
     with the bundled e5, whose closeness ``KINDS_APART`` was chosen for (without meaning
     a synonym looks like another kind, so nothing is refused)."""
+    if has_hangul(request):
+        # Korean by words alone (``another_korean_kind``), with or without meaning.
+        return [
+            another_korean_kind(request, rel, about, snap.person_words) is not None
+            for rel, about in zip(relations, abouts, strict=True)
+        ]
     other = [False] * len(relations)
     if policy.meaning is None or policy.meaning.model != BundledE5.name:
         return other
