@@ -13,6 +13,7 @@ from graphmem.reads.request_reading import (
     another_korean_kind,
     another_period,
     kind_words,
+    korean_kind_nouns,
     match_fact,
     name_word_set,
     read_request,
@@ -324,8 +325,8 @@ def test_another_kind_names_the_two_kinds_or_none(request_text, relation, about,
     ],
 )
 def test_another_korean_kind_by_words(request_text, relation, about, kinds):
-    names = frozenset({"지훈"})
-    assert another_korean_kind(request_text, relation, f"{relation} {about}", names) == kinds
+    nouns = korean_kind_nouns(request_text, frozenset({"지훈"}))
+    assert another_korean_kind(nouns, request_text, relation, f"{relation} {about}") == kinds
 
 
 @pytest.mark.parametrize(

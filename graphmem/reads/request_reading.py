@@ -33,6 +33,7 @@ __all__ = [
     "another_korean_kind",
     "another_period",
     "kind_words",
+    "korean_kind_nouns",
     "match_fact",
     "name_word_set",
     "read_request",
@@ -881,24 +882,18 @@ _KO_NOT_KINDS = _wordlist(
 _LATIN_KIND = re.compile(r"^(?:[a-z]{3,}|[A-Za-z]*[A-Z0-9][A-Za-z0-9]*)$")
 
 
-def another_korean_kind(
-    request: str, relation: str, about: str, names: frozenset[str] = frozenset()
-) -> tuple[str, str] | None:
-    """Whether a Korean request asks about another kind of the thing a relation names:
-    a noun of the request is a word of the relation after its own kind, the request
-    puts a kind of its own just before it ("인요가 수업" / "빈야사 수업 시간", "런치
-    코스" / "디너 코스 가격"), memory says the request's kind nowhere about the fact, and
-    the request says the relation's kind nowhere. By words alone: e5 and Kiwi's morpheme
-    vectors put two kinds ("치과" / "동물병원") as close as two names of one ("락커" /
-    "사물함"), so a synonym the fact does not say is taken for another kind. Returns the
-    two phrases (asked, stored). ``names``: the words of people's names (not kinds)."""
+# A day of the week as a whole word ("토요일", "Sat"): when, not which kind.
+_A_WEEKDAY = re.compile(rf"[월화수목금토일]요일|(?:{WEEKDAY_WORDS})s?", re.I)
+
+
+def korean_kind_nouns(request: str, names: frozenset[str]) -> tuple[str, ...]:
+    """A Korean request's nouns that may name a kind, casefolded, in order, for
+    ``another_korean_kind``: read once per request (Kiwi), not once per fact. Empty for
+    a request in another language. ``names``: the words of people's names (not kinds)."""
     if not has_hangul(request):
-        return None
-    rel_words = [w for w in re.split(r"[\s_]+", relation.casefold()) if w]  # as stored: a_b
-    if len(rel_words) < 2:
-        return None
-    nouns = [
-        n
+        return ()
+    return tuple(
+        n.casefold()
         for n in noun_compounds(request)
         if (len(n) >= 2 if has_hangul(n) else _LATIN_KIND.match(n) is not None)
         and n.casefold() not in _KO_STOP
@@ -906,12 +901,27 @@ def another_korean_kind(
         and n not in _KO_NOT_KINDS
         and not titled_name(n)[1]
         and n.casefold() not in names
-        and not re.fullmatch(rf"[월화수목금토일]요일|(?:{WEEKDAY_WORDS})s?", n, re.I)
-    ]
+        and not _A_WEEKDAY.fullmatch(n)
+    )
+
+
+def another_korean_kind(
+    nouns: tuple[str, ...], request: str, relation: str, about: str
+) -> tuple[str, str] | None:
+    """Whether a Korean request (its ``korean_kind_nouns``) asks about another kind of the
+    thing a relation names: a noun of the request is a word of the relation after its
+    own kind, the request puts a kind of its own just before it ("인요가 수업" / "빈야사
+    수업 시간", "런치 코스" / "디너 코스 가격"), memory says the request's kind nowhere about
+    the fact, and the request says the relation's kind nowhere. By words alone: e5 and
+    Kiwi's morpheme vectors put two kinds ("치과" / "동물병원") as close as two names of
+    one ("락커" / "사물함"), so a synonym the fact does not say is taken for another
+    kind. Returns the two phrases (asked, stored)."""
+    rel_words = [w for w in re.split(r"[\s_]+", relation.casefold()) if w]  # as stored: a_b
+    if len(nouns) < 2 or len(rel_words) < 2:
+        return None
     text, said = _description(about)
     written = request.casefold()
     for mine, head in itertools.pairwise(nouns):
-        mine, head = mine.casefold(), head.casefold()
         at = written.find(mine)
         after = at + len(mine)
         if at < 0 or not written[after:].lstrip().startswith(head):

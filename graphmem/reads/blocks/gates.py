@@ -52,6 +52,7 @@ from graphmem.reads.request_reading import (
     another_korean_kind,
     another_period,
     kind_words,
+    korean_kind_nouns,
     match_fact,
     names_topic,
     read_request,
@@ -758,8 +759,9 @@ def _other_kinds(
     a synonym looks like another kind, so nothing is refused)."""
     if has_hangul(request):
         # Korean by words alone (``another_korean_kind``), with or without meaning.
+        nouns = korean_kind_nouns(request, snap.person_words)
         return [
-            another_korean_kind(request, rel, about, snap.person_words) is not None
+            another_korean_kind(nouns, request, rel, about) is not None
             for rel, about in zip(relations, abouts, strict=True)
         ]
     other = [False] * len(relations)
