@@ -47,6 +47,11 @@ __all__ = [
 
 AnswerType = str  # time, date, datetime, place, money, person, quantity, duration, text
 
+# Words that ask what is paid, with no question word ("Gordon's fee", "견적 나왔어?").
+_PAID_ASKED = (
+    r"\b(?:fees?|charg(?:e|es|ed|ing)|paying|quoted?|budget|rent|wages?|salary)\b|"
+    r"요금|단가|견적|예산|회비|월세|시급|일당|수당|급여"
+)
 # Question cues -> the value types that answer them. Checked in order; the first family
 # that matches decides (a "how long" is a duration, not a "how").
 _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
@@ -99,20 +104,14 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
         (r"\b(?:is|are|was|were)\s+(?:in|on\s+floor)\s*[.…]*\s*$", {"place"}),
         (r"\b(?:is|are|was|were)\s+at\s*[.…]*\s*$", {"time", "datetime"}),
         # What is paid, asked with no question word: "what's Gordon's fee for the survey?"
-        (
-            r"\b(?:fees?|charg(?:e|es|ed|ing)|paying|quoted?|budget|rent|wages?|salary)\b|"
-            r"요금|단가|견적|예산|회비|월세|시급|일당|수당|급여",
-            {"money"},
-        ),
+        (_PAID_ASKED, {"money"}),
     )
 )
 # "How much" asks an amount: money or a quantity ("how much flour"), until a word says
 # it is paid.
 _AMOUNT = frozenset({"money", "quantity"})
 _PAID = re.compile(
-    r"\b(?:fees?|charg(?:e|es|ed|ing)|paying|paid|quoted?|budget|rent|wages?|salary|price|"
-    r"prices|cost|costs|deposit|fare)\b|요금|단가|견적|예산|회비|월세|시급|일당|수당|급여|가격|"
-    r"비용|금액|수수료|보증금|월급|연봉",
+    rf"{_PAID_ASKED}|\b(?:paid|prices?|costs?|deposit|fare)\b|가격|비용|금액|수수료|보증금|월급|연봉",
     re.I,
 )
 # Asking whether a value changed, or still holds: the answer is the current value.
