@@ -567,6 +567,7 @@ SPLITS = {
     "round9": "block_requests_round9",
     "round10": "block_requests_round10",
     "round11": "block_requests_round11",
+    "round12": "block_requests_round12",
     "heldout": "block_requests_heldout",
 }
 
@@ -579,7 +580,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ … _round11/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round12/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -587,9 +588,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2 … round11: block_requests/, block_requests_round2/ … "
-    "_round11/ (read while building); heldout: block_requests_heldout/ "
-    "(round 12, never read).",
+    help="dev, round2 … round12: block_requests/, block_requests_round2/ … "
+    "_round12/ (read while building); heldout: block_requests_heldout/ "
+    "(round 13, never read).",
 )
 @click.option(
     "--mode",
