@@ -450,3 +450,52 @@ def test_opening_a_namespace_removes_a_dead_builders_snapshot(connect, namespace
     (folder / "record.text.npy").write_text("an erased secret")
     connect(namespace)
     assert not folder.exists()
+
+
+# -- the partner's namesakes: ties walked from the partner ----------------------------------
+_GIVEN = ["Minjun", "Sarah"]
+person = st.tuples(st.sampled_from(_GIVEN), st.integers(0, 5)).map(lambda t: f"{t[0]} Park{t[1]}")
+
+
+@st.composite
+def tie_world(draw):
+    rows = []
+    for pos in range(draw(st.integers(1, 14))):
+        parts = tuple(dict.fromkeys(draw(st.lists(person, min_size=1, max_size=3))))
+        subject = draw(person)
+        rows.append(
+            ActiveRecord(
+                pos, f"r{pos}", "a message", "2026-03-01", parts, parts[0], ((subject, "x", "y"),)
+            )
+        )
+    return rows, draw(person)
+
+
+@PROPS
+@given(tie_world())
+def test_the_partners_ties_among_namesakes_match_a_walk_over_every_namesake(world):
+    """The partner's tied namesakes are found from the partner's ties (a few), not by
+    looking up each of a thousand namesakes; the answer is the same."""
+    from graphmem.domain.keys import normalize_name
+    from graphmem.reads.blocks import gates
+    from graphmem.reads.blocks.index import BlockSnapshot
+
+    rows, partner = world
+    snap = BlockSnapshot.build(rows, {})
+    for namesakes in snap.people.values():
+        as_stored = snap.stored_name.get(normalize_name(partner))
+        if as_stored not in namesakes:
+            continue
+        # The reference: every namesake but the partner, looked up in the partner's ties.
+        ties = snap.comention.get(normalize_name(partner), {})
+        tied = {e: ties.get(normalize_name(e), 0.0) for e in namesakes if e != as_stored}
+        tied = {e: w for e, w in tied.items() if w > 0}
+        if not tied:
+            want = [as_stored]
+        else:
+            ranked = sorted(tied.values(), reverse=True)
+            if len(ranked) == 1 or ranked[0] >= gates.OTHER_TIE_LEAD * ranked[1]:
+                want = [max(tied, key=tied.__getitem__)]
+            else:
+                want = list(tied)
+        assert gates._partner_or_theirs(as_stored, list(namesakes), partner, snap) == want

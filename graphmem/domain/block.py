@@ -85,6 +85,9 @@ class MeaningText(NamedTuple):
     prev: str = ""  # a turn: the uid of the turn before it, embedded with it ("" for none)
 
 
+_new_tuple = tuple.__new__
+
+
 class RecordTable(Sequence[ActiveRecord]):
     """A snapshot's active records as columns of tuples, not as objects.
 
@@ -145,15 +148,20 @@ class RecordTable(Sequence[ActiveRecord]):
     def __getitem__(self, i: int | slice) -> ActiveRecord | tuple[ActiveRecord, ...]:
         if isinstance(i, slice):
             return tuple(self[j] for j in range(*i.indices(len(self))))
-        return ActiveRecord(
-            self.pos[i],
-            self.ids[i],
-            self.texts[i],
-            self.observed[i],
-            self.participants[i],
-            self.speakers[i],
-            self.facts[i],
-            self.keyed[i],
+        # tuple.__new__ skips the named tuple's Python-level constructor: a block reads
+        # dozens of rows per request.
+        return _new_tuple(
+            ActiveRecord,
+            (
+                self.pos[i],
+                self.ids[i],
+                self.texts[i],
+                self.observed[i],
+                self.participants[i],
+                self.speakers[i],
+                self.facts[i],
+                self.keyed[i],
+            ),
         )
 
     def __eq__(self, other: object) -> bool:

@@ -244,6 +244,7 @@ def _stem_en(word: str) -> str:
     return stemmed_tokens(word.removesuffix("'s"))[0] if word.strip("'") else word
 
 
+@lru_cache(maxsize=65536)
 def _normal(word: str) -> str:
     if has_hangul(word):
         stems = particle_stems(word, first_only=True)

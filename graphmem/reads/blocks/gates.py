@@ -327,7 +327,8 @@ def _who_is_asked(
             elif mine:
                 theirs = _partner_or_theirs(mine[0], es, req.partner, snap)
                 if len(theirs) == 1:
-                    posterior.update({e: float(e == theirs[0]) for e in es})
+                    posterior.update(dict.fromkeys(es, 0.0))
+                    posterior[theirs[0]] = 1.0
                 es = theirs
             if len(es) > 1:
                 post = identity_posterior(
@@ -356,10 +357,16 @@ def _partner_or_theirs(
     part in a record about); the partner only when tied to none of the others, as among a
     thousand strangers who share the name. Ties to several others, none clearly first,
     leave all of them (the caller asks the posterior)."""
-    others = [e for e in namesakes if e != partner_as_stored]
+    # The partner's ties, in the namesakes' order: walked from the ties (a few), not from
+    # the namesakes (a thousand strangers may share the name).
     ties = snap.comention.get(normalize_name(partner), {})
-    tied = {e: ties.get(normalize_name(e), 0.0) for e in others}
-    tied = {e: w for e, w in tied.items() if w > 0}
+    members = set(namesakes)
+    found = {
+        e: w
+        for k, w in ties.items()
+        if w > 0 and (e := snap.stored_name.get(k, "")) in members and e != partner_as_stored
+    }
+    tied = {e: found[e] for e in namesakes if e in found} if len(found) > 1 else found
     if not tied:
         return [partner_as_stored]
     ranked = sorted(tied.values(), reverse=True)
