@@ -119,15 +119,18 @@ def fit(
 ) -> HeadWeights:
     mean = x.mean(0)
     scale = x.std(0) + 1e-6
-    z = (x - mean) / scale
-    w = np.zeros(z.shape[1], dtype=np.float64)
+    # float32 rows halve the time of each step (the plain rows are ~90k x 790); the
+    # fitted weights differ from a float64 fit far below the decision points' grid.
+    z = ((x - mean) / scale).astype(np.float32)
+    y32 = y.astype(np.float32)
+    w = np.zeros(z.shape[1], dtype=np.float32)
     b = 0.0
-    reg = np.full(z.shape[1], penalty)
+    reg = np.full(z.shape[1], penalty, dtype=np.float32)
     reg[:scalars] *= SCALAR_PENALTY
     for _ in range(iters):
-        p = 1.0 / (1.0 + np.exp(-(z @ w + b)))
-        w -= 0.5 * (z.T @ (p - y) / len(y) + reg * w)
-        b -= 0.5 * float((p - y).mean())
+        p = 1.0 / (1.0 + np.exp(-(z @ w + np.float32(b))))
+        w -= np.float32(0.5) * (z.T @ (p - y32) / np.float32(len(y)) + reg * w)
+        b -= 0.5 * float((p - y32).mean())
     return HeadWeights(w.astype(np.float32), b, mean, scale, 0.0, 1.1)
 
 
