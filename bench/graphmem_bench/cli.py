@@ -568,6 +568,7 @@ SPLITS = {
     "round10": "block_requests_round10",
     "round11": "block_requests_round11",
     "round12": "block_requests_round12",
+    "round13": "block_requests_round13",
     "heldout": "block_requests_heldout",
 }
 
@@ -580,7 +581,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ … _round12/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round13/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -588,9 +589,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2 … round12: block_requests/, block_requests_round2/ … "
-    "_round12/ (read while building); heldout: block_requests_heldout/ "
-    "(round 13, never read).",
+    help="dev, round2 … round13: block_requests/, block_requests_round2/ … "
+    "_round13/ (read while building); heldout: block_requests_heldout/ "
+    "(round 14, never read).",
 )
 @click.option(
     "--mode",
