@@ -41,6 +41,14 @@ from graphmem.reads.request_reading import (
         ("회의 몇 시야?", {"time", "datetime"}),
         ("어디서 만나?", {"place"}),
         ("월세 얼마야", {"money"}),
+        # A when-clause after the question word does not ask when.
+        ("where do we park the trailer when we get there?", {"place"}),
+        ("who covers Eamon on the run when he's off?", {"person"}),
+        ("who knows when the van comes?", {"time", "date", "datetime"}),
+        ("발표 몇 분 주시는 거예요?", {"duration", "quantity"}),
+        ("토요일 단체 몇 분이세요?", {"duration", "quantity"}),
+        ("보안교육 어느 강의실에서 해요?", {"place"}),
+        ("결과 상담은 어느 교수님이 해주세요?", {"person"}),
         ("누가 사회 봐?", {"person"}),
         ("몇 명 와?", {"quantity"}),
         ("공사 얼마나 걸려?", {"duration"}),
@@ -394,6 +402,11 @@ def test_one_end_of_a_thing_is_not_the_other(request_text, relation, other):
         ("what's Gordon's fee for the survey?", {"money"}),
         ("what's Jamal charging for the brakes?", {"money"}),
         ("견적 나왔어?", {"money"}),
+        # "얼마" with a noun that names a fee or a sum paid asks for money, not a count.
+        ("마켓 부스비는 얼마래?", {"money"}),
+        ("렌트카 보험료는 얼마 나왔어요?", {"money"}),
+        ("계약금 얼마 보냈지?", {"money"}),
+        ("자료 얼마나 남았어?", {"money", "quantity", "duration"}),
         # A question word still decides first.
         ("who's paying for lunch?", {"person"}),
         ("when is the rent due?", {"time", "date", "datetime"}),

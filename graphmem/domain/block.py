@@ -349,8 +349,16 @@ def mention_candidates(
 
 
 def _is_title(word: str) -> bool:
-    """'과장님', '과장님이': a title on its own, perhaps with a particle."""
-    return any(w in KOREAN_TITLES for w in (word, *particle_stems(word, min_stem=1)))
+    """'과장님', '과장님이': a title on its own, perhaps with a particle. Any office or
+    trade said with 님 after a family name is one too ("방 상무님", "하 변리사님이랑",
+    "염 주무관님"): the list of titles cannot hold every trade."""
+    forms = (word, *particle_stems(word, min_stem=1))
+    return any(w in KOREAN_TITLES or _honorific_office(w) for w in forms)
+
+
+def _honorific_office(word: str) -> bool:
+    """A Hangul word of two or more syllables before 님: "상무님", "변리사님"."""
+    return len(word) >= 3 and word.endswith("님") and all(map(is_hangul_syllable, word[:-1]))
 
 
 def _days(a: str | None, b: str | None) -> float:

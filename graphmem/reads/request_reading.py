@@ -92,11 +92,19 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
             r"\bhow\s+many\b|몇\s*(?:명|개|번|장|병|권|마리|잔|층|살|대|박|군데|곳)|몇\s*(?:인분)",
             {"quantity"},
         ),
+        # "몇 분": minutes, or people said politely ("몇 분 오세요?").
+        (r"몇\s*분", {"duration", "quantity"}),
         (r"\bwho\b|\bwhom\b|\bwho'?s\b|\bwith\s+who\b|누구|누가|누굴|누군", {"person"}),
+        # "어느 교수님": which person.
+        (r"어느\s*(?:교수|선생|분|사람|기사|강사|코치|쌤|의사|담당)", {"person"}),
         (
             r"\bwhere\b|\bwhere'?s\b|\bwhich\s+(?:room|place|venue|address|floor|building|spot|"
             r"restaurant|cafe|hotel|office|location)\b|\bwhat\s+(?:room|address|place|venue|"
-            r"location)\b|어디|어느\s*(?:방|곳|장소|건물|층|식당|카페)|장소|주소|위치",
+            r"location)\b|어디|장소|주소|위치|"
+            # "어느 강의실", "어느 역에서": which place.
+            r"어느\s*(?:방|곳|장소|건물|층|식당|카페|지점|강의실|회의실|교실|호실|전시실|관|동네|"
+            r"절|성당|교회|병원|병동|역|출구|구역|대피소|홀|코트|구장|경기장|체육관|집|호텔|숙소|"
+            r"매장|가게|학교|사무실|센터|공원|주차장|터미널|공항|게이트|도크|창고|캠핑장|사이트)",
             {"place"},
         ),
         # An unfinished statement the reply will complete: "the sync is in" → a place,
@@ -107,11 +115,32 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
         (_PAID_ASKED, {"money"}),
     )
 )
+# A request that opens with a question word other than "when" ("who covers Eamon when
+# he's off?"), and the when-clause that may follow it.
+_LEADING_WH = re.compile(
+    r"^\W*(?:(?:hey|hi|so|and|ok|okay|um|btw|also|sorry|pls|please)\W+)*"
+    r"(?:where|who(?!\s+knows)|whom|whose|which|how\s+(?:much|many))\b",
+    re.I,
+)
+_WHEN_CLAUSE = re.compile(r"\bwhen(?:ever)?\b.*$", re.I | re.S)
 # "How much" asks an amount: money or a quantity ("how much flour"), until a word says
 # it is paid.
 _AMOUNT = frozenset({"money", "quantity"})
+# Korean fees and sums paid, by the nouns that name them: 참가비, 보험료, 계약금, 밥값.
+_FEES_KO = (
+    r"(?:참가|관리|교통|숙박|수강|수업|레슨|강습|심사|부스|대여|렌트|렌탈|진료|치료|수리|공사|인건|"
+    r"재료|출장|택시|주차|대관|이용|배송|택배|설치|시공|작업|출연|촬영|통역|번역|강사|강연|자문|중개|"
+    r"용역|청소|세탁|보관|회식|간식|식|탐지|검사|상담|등록|입학|가입|체험|투어|여행|항공|수선|정비|"
+    r"견인|철거|폐기|이사|운반|인쇄|제작|디자인|편집)비|"
+    r"(?:보험|수강|입장|대관|사용|이용|임대|연체|위약|보관|통행|주차|배송|중개|진료|관람|대여|수업|"
+    r"강습|교습|가입|연회)료|"
+    r"(?:계약|착수|등록|잔|선|중도|위약|축의|부조|조의|보상|상|벌|지원|장학|후원|예치|격려|사례|성과|"
+    r"입학|가입)금|"
+    r"(?:밥|집|기름|술|약|책|옷|방|자릿|찻|커피)값|인세|세금|전세|팁"
+)
 _PAID = re.compile(
-    rf"{_PAID_ASKED}|\b(?:paid|prices?|costs?|deposit|fare)\b|가격|비용|금액|수수료|보증금|월급|연봉",
+    rf"{_PAID_ASKED}|\b(?:paid|prices?|costs?|deposit|fare)\b|가격|비용|금액|수수료|보증금|월급|연봉|"
+    rf"{_FEES_KO}",
     re.I,
 )
 # Asking whether a value changed, or still holds: the answer is the current value.
@@ -419,8 +448,11 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
     from the topic: who is asked about is the identity step's business)."""
     asked: frozenset[str] = frozenset()
     cue_words: set[str] = set()
+    # "where do we park when we get there?": a when-clause after the question word says
+    # when, it does not ask it.
+    main = _WHEN_CLAUSE.sub("", request) if _LEADING_WH.match(request) else request
     for pattern, types in _CUES:
-        found = list(pattern.finditer(request))
+        found = list(pattern.finditer(main))
         if found:
             asked = types
             # "what time", "which room", "how much": the type says it; not a topic word.

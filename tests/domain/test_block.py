@@ -56,6 +56,16 @@ def test_a_korean_family_name_with_a_title_means_the_people_of_that_family():
     assert mention_candidates("차 막히네", ents) == {}
 
 
+def test_any_office_said_with_nim_after_a_family_name_is_a_title():
+    ents = ["방태율", "국태율", "하재겸", "변재겸"]
+    # No list of titles holds every trade: an office or trade with 님 is one.
+    assert mention_candidates("방 상무님 차 번호 뭐였죠?", ents) == {"방": ["방태율"]}
+    assert mention_candidates("하 변리사님이랑 통화 언제 돼?", ents) == {"하": ["하재겸"]}
+    # A word without 님 is no title: "방 청소" is cleaning a room.
+    assert mention_candidates("방 청소 언제 해?", ents) == {}
+    assert mention_candidates("하 사람 뭐래", ents) == {}
+
+
 def test_posterior_prefers_the_partner_then_who_the_partner_talks_about():
     post = identity_posterior(["Minjun Kim", "Minjun Lee"], "Minjun Lee", {}, {}, "2026-05-05")
     assert max(post, key=post.get) == "Minjun Lee" and abs(sum(post.values()) - 1) < 1e-9
