@@ -48,6 +48,8 @@ from graphmem.reads.request_reading import (
         ("발표 몇 분 주시는 거예요?", {"duration", "quantity"}),
         ("토요일 단체 몇 분이세요?", {"duration", "quantity"}),
         ("보안교육 어느 강의실에서 해요?", {"place"}),
+        ("what's the address of the café again", {"place"}),
+        ("what's her email address?", set()),
         ("결과 상담은 어느 교수님이 해주세요?", {"person"}),
         ("누가 사회 봐?", {"person"}),
         ("몇 명 와?", {"quantity"}),
@@ -122,6 +124,10 @@ def test_a_fact_answers_only_its_type_and_topic() -> None:
     assert not match_fact(other, "datetime", "swim practice Swim practice on Mon 5pm").ok
     phase = read_request("what's the cap for phase two?")
     assert not match_fact(phase, "money", "budget cap we can't go over $18k for phase one").ok
+    # A digit in the request may be written as a word in the fact: "rd 1" is the first.
+    rd1 = read_request("when exactly does rd 1 kick off?")
+    assert match_fact(rd1, "datetime", "first round kicks off March 7, 9:30am").ok
+    assert not match_fact(rd1, "datetime", "second round kicks off March 28, 9:30am").ok
 
 
 @given(st.text(max_size=200))
@@ -205,6 +211,10 @@ def test_a_number_in_the_request_must_be_the_facts_unless_it_is_a_value() -> Non
     assert which.numbers == ()
     phase = read_request("what's the budget for phase two?")
     assert not match_fact(phase, "money", "budget cap we can't go over $18k for phase one").ok
+    # A digit in the request may be written as a word in the fact: "rd 1" is the first.
+    rd1 = read_request("when exactly does rd 1 kick off?")
+    assert match_fact(rd1, "datetime", "first round kicks off March 7, 9:30am").ok
+    assert not match_fact(rd1, "datetime", "second round kicks off March 28, 9:30am").ok
 
 
 def test_a_person_is_read_in_a_value_with_a_title_or_a_role() -> None:

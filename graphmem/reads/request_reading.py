@@ -100,7 +100,8 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
         (
             r"\bwhere\b|\bwhere'?s\b|\bwhich\s+(?:room|place|venue|address|floor|building|spot|"
             r"restaurant|cafe|hotel|office|location)\b|\bwhat\s+(?:room|address|place|venue|"
-            r"location)\b|어디|장소|주소|위치|"
+            r"location)\b|(?<!email )(?<!e-mail )(?<!ip )(?<!web )\baddress\b|\bpostcode\b|"
+            r"\bzip\s*code\b|어디|장소|주소|위치|"
             # "어느 강의실", "어느 역에서": which place.
             r"어느\s*(?:방|곳|장소|건물|층|식당|카페|지점|강의실|회의실|교실|호실|전시실|관|동네|"
             r"절|성당|교회|병원|병동|역|출구|구역|대피소|홀|코트|구장|경기장|체육관|집|호텔|숙소|"
@@ -223,6 +224,14 @@ _DIGIT_OF = {
     )
     for w in words.split()
 }
+# The other way: the English words a fact may write a request's digit as ("rd 1" is the
+# "first round"). Korean readings (일, 이, 사) are everyday syllables, left out.
+_WORDS_OF_DIGIT: dict[str, tuple[str, ...]] = {}
+for _w, _d in _DIGIT_OF.items():
+    if _w.isascii() and not _w[0].isdigit():
+        _WORDS_OF_DIGIT[_d] = (*_WORDS_OF_DIGIT.get(_d, ()), _w)
+_WORDS_OF_DIGIT["1"] = (*_WORDS_OF_DIGIT["1"], "one")
+del _w, _d
 
 
 @dataclass(frozen=True)
@@ -1058,7 +1067,10 @@ def match_fact(
         missing = [
             n
             for n in reading.numbers
-            if n not in words and n not in text and _DIGIT_OF.get(n, n) not in text
+            if n not in words
+            and n not in text
+            and _DIGIT_OF.get(n, n) not in text
+            and not any(w in words for w in _WORDS_OF_DIGIT.get(n, ()))
         ]
         if missing:
             return FactMatch(False, 0.0, f"says nothing of {missing[0]!r}")
