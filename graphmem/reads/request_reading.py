@@ -59,16 +59,19 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
     for p, t in (
         (
             r"\bhow\s+long\b|얼마나\s*(?:걸|오래|있|계시|머물|머무|지내)|며칠\s*(?:동안|걸)|몇\s*(?:시간|분|주|달|개월|년)\s*"
-            r"(?:동안|걸|짜리|이나)|기간",
+            # "기간에", "기간 동안" say when the question is about, not what it asks.
+            r"(?:동안|걸|짜리|이나)|얼마\s*동안|기간(?!\s*(?:에|동안|중))",
             {"duration"},
         ),
         # "how many days/weeks" counts time: a duration or a count of days.
         (
-            r"\bhow\s+many\s+(?:days|nights|hours|hrs|weeks|wks|months|minutes|mins|years)\b",
+            r"\bhow\s+many\s+(?:days|nights|hours|hrs|weeks|wks|months|minutes|mins|years)\b|"
+            r"몇\s*(?:개월|달|주|년)(?!\s*(?:도|생|차))",
             {"duration", "quantity"},
         ),
         (
-            r"\bwhat\s+time\b|\bwhat\s+hour\b|\bwhich\s+time\b|몇\s*시(?!간)|몇시(?!간)|시간이?\s*(?:언제|몇)",
+            r"\bwhat\s+time\b|\bwhat\s+hour\b|\bwhich\s+time\b|몇\s*시(?!간)|몇시(?!간)|"
+            r"시간이?\s*(?:언제|몇(?!\s*분))",
             {"time", "datetime"},
         ),
         (r"며칠", {"date", "datetime", "duration"}),
@@ -89,7 +92,7 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
         ),
         (r"몇\s*호", {"quantity", "place"}),
         (
-            r"\bhow\s+many\b|몇\s*(?:명|개|번|장|병|권|마리|잔|층|살|대|박|군데|곳)|몇\s*(?:인분)",
+            r"\bhow\s+many\b|몇\s*(?:명|개(?!월)|번|장|병|권|마리|잔|층|살|대|박|군데|곳)|몇\s*(?:인분)",
             {"quantity"},
         ),
         # "몇 분": minutes, or people said politely ("몇 분 오세요?").

@@ -552,13 +552,24 @@ _MONEY_EN = [
 ]
 # Korean amounts: 120만 원, 1,200만원, 1.5억, 만 오천 원, 오십만 원, 3천원, 37만
 _KO_AMOUNT = (
-    r"(?P<amt>(?:\d[\d,]*(?:\.\d+)?\s*억\s*)?(?:\d[\d,]*(?:\.\d+)?\s*천\s*)?"
-    r"(?:\d[\d,]*(?:\.\d+)?\s*(?:만|천|백)\s*)?(?:\d[\d,]*)?|"
+    # 억, then 만 (천만 too), then 천, then 백: "2만 5천원", "3천만 원", "1억 2천만".
+    r"(?P<amt>(?:\d[\d,]*(?:\.\d+)?\s*억\s*)?(?:\d[\d,]*(?:\.\d+)?\s*천?\s*만\s*)?"
+    r"(?:\d[\d,]*(?:\.\d+)?\s*천\s*)?(?:\d[\d,]*(?:\.\d+)?\s*백\s*)?(?:\d[\d,]*)?|"
     r"[일이삼사오육칠팔구십백천만억](?:\s?[일이삼사오육칠팔구십백천만억])*)"
+)
+# Counter nouns: an amount in 만 or 억 before one counts things ("30만 장"), and the
+# particles that may follow the counter.
+_KO_COUNTERS = (
+    "명|장|개|부|보|권|마리|곡|벌|켤레|가구|세대|그루|송이|포기|주|건|회|번|잔|병|표|석|평|톤"
+)
+_KO_COUNTER_PARTICLES = (
+    "이|가|은|는|을|를|씩|도|까지|정도|쯤|의|에|로|으로|이나|이요|이에요|입니다|이야"
 )
 _MONEY_KO = re.compile(
     rf"(?<![\d\w.,]){_KO_AMOUNT}\s*(?P<won>원|만\s*원)(?!래|하|장|룸|서|인|본|칙|격|활|두|숭|반|작|전|리|형|점)|"
-    rf"(?<![\d\w.,])(?P<amt2>\d[\d,]*(?:\.\d+)?\s*(?:억|만)(?:\s*\d[\d,]*\s*천)?)"
+    rf"(?<![\d\w.,])(?P<amt2>\d[\d,]*(?:\.\d+)?\s*(?:억|만)(?:\s*\d[\d,]*\s*천)?+)"
+    # "30만 장", "2만 명", "250만 주": a count of things, not won.
+    rf"(?!\s*(?:{_KO_COUNTERS})(?:$|[^가-힣]|{_KO_COUNTER_PARTICLES}))"
     r"(?=\s*(?:으로|로|에|이|은|는|까지|씩|정도|선|$|[,.!?~ㅎㅋ)]|\s))"
 )
 _RATE_UNIT_EN = re.compile(
@@ -790,8 +801,12 @@ _COUNT_EN = re.compile(
     re.I,
 )
 _COUNT_KO = re.compile(
-    rf"(?<![\d.])(?P<n>\d+|{_KO_NATIVE_WORD})\s*(?P<u>명|인|개|박|장|대|병|권|박스|상자|팔레트|"
-    r"석|자리|세트|부|팀|테이블|좌석|매|벌|켤레|인분)(?![가-힣]{0,0}[가-힣]*(?:당|씩))"
+    # "30만 장", "1만 2천 보": a count in 만 and 천 too.
+    rf"(?<![\d.,])(?P<n>\d[\d,]*(?:\.\d+)?\s*(?:억|만)(?:\s*\d[\d,]*\s*천)?+|\d+|{_KO_NATIVE_WORD})"
+    r"\s*(?P<u>명|인|개|박|장|대|병|권|박스|상자|팔레트|석|자리|세트|부|팀|테이블|좌석|매|벌|켤레|"
+    # Counters that begin other words too (보내, 곡선): whole, or before a particle.
+    rf"인분|(?:보|곡|마리|가구|세대)(?=$|[^가-힣]|{_KO_COUNTER_PARTICLES}))"
+    r"(?![가-힣]{0,0}[가-힣]*(?:당|씩))"
 )
 _PHONE = re.compile(
     r"(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(?0?\d{1,4}\)?[\s.-]?)?\d{3,4}[\s.-]\d{4}(?!\d)|"
@@ -897,7 +912,8 @@ def _counts(text: str) -> list[ValueSpan]:
             continue
         out.append(ValueSpan(m.start(), m.end(), "count", _fmt(n), m.group(0).strip()))
     for m in _COUNT_KO.finditer(text):
-        n = _num(m.group("n"))
+        raw = m.group("n")
+        n = _ko_amount(raw) if ("만" in raw or "억" in raw) else _num(raw)
         if n is None:
             continue
         out.append(ValueSpan(m.start(), m.end(), "count", _fmt(n), m.group(0).strip()))
