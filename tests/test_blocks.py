@@ -802,8 +802,10 @@ def test_the_answer_head_drops_lines_that_do_not_answer_and_fills_ones_that_do(
     dropped = (
         "what colour are the cabinets going to be?",
         "what's the tiler's phone number?",
-        "주차비는 얼마예요?",
     )
+    # 주차비 names a fee: the reading asks for money, and no money is stored about parking.
+    fee = memory.block("주차비는 얼마예요?", "Ines Alvarez", now="2026-04-10")
+    assert fee.abstained and "asks for a money" in fee.reason, fee
     kept = {
         "when do the cabinets come?": "12 May",
         "how much is the tiler per hour?": "$45",
