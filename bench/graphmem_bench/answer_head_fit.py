@@ -131,7 +131,7 @@ def fit(
         p = 1.0 / (1.0 + np.exp(-(z @ w + np.float32(b))))
         w -= np.float32(0.5) * (z.T @ (p - y32) / np.float32(len(y)) + reg * w)
         b -= 0.5 * float((p - y32).mean())
-    return HeadWeights(w.astype(np.float32), b, mean, scale, 0.0, 1.1)
+    return HeadWeights(w, b, mean, scale, 0.0, 1.1)  # float32 already
 
 
 def _train(items: list[Labelled], penalty: float) -> HeadWeights:

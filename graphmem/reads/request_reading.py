@@ -229,12 +229,11 @@ _DIGIT_OF = {
 }
 # The other way: the English words a fact may write a request's digit as ("rd 1" is the
 # "first round"). Korean readings (일, 이, 사) are everyday syllables, left out.
-_WORDS_OF_DIGIT: dict[str, tuple[str, ...]] = {}
-for _w, _d in _DIGIT_OF.items():
-    if _w.isascii() and not _w[0].isdigit():
-        _WORDS_OF_DIGIT[_d] = (*_WORDS_OF_DIGIT.get(_d, ()), _w)
-_WORDS_OF_DIGIT["1"] = (*_WORDS_OF_DIGIT["1"], "one")
-del _w, _d
+_WORDS_OF_DIGIT: dict[str, tuple[str, ...]] = {
+    d: tuple(w for w, wd in _DIGIT_OF.items() if wd == d and w.isascii() and w.isalpha())
+    + (("one",) if d == "1" else ())
+    for d in dict.fromkeys(_DIGIT_OF.values())
+}
 
 
 @dataclass(frozen=True)

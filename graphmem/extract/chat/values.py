@@ -557,6 +557,9 @@ _KO_AMOUNT = (
     r"(?:\d[\d,]*(?:\.\d+)?\s*천\s*)?(?:\d[\d,]*(?:\.\d+)?\s*백\s*)?(?:\d[\d,]*)?|"
     r"[일이삼사오육칠팔구십백천만억](?:\s?[일이삼사오육칠팔구십백천만억])*)"
 )
+# An amount in 만 or 억 written in digits, with its 천 ("37만", "1만 2천"); possessive, so
+# "1만 2천 보" is not read as "1만" before "2천 보".
+_KO_MAN_AMOUNT = r"\d[\d,]*(?:\.\d+)?\s*(?:억|만)(?:\s*\d[\d,]*\s*천)?+"
 # Counter nouns: an amount in 만 or 억 before one counts things ("30만 장"), and the
 # particles that may follow the counter.
 _KO_COUNTERS = (
@@ -567,7 +570,7 @@ _KO_COUNTER_PARTICLES = (
 )
 _MONEY_KO = re.compile(
     rf"(?<![\d\w.,]){_KO_AMOUNT}\s*(?P<won>원|만\s*원)(?!래|하|장|룸|서|인|본|칙|격|활|두|숭|반|작|전|리|형|점)|"
-    rf"(?<![\d\w.,])(?P<amt2>\d[\d,]*(?:\.\d+)?\s*(?:억|만)(?:\s*\d[\d,]*\s*천)?+)"
+    rf"(?<![\d\w.,])(?P<amt2>{_KO_MAN_AMOUNT})"
     # "30만 장", "2만 명", "250만 주": a count of things, not won.
     rf"(?!\s*(?:{_KO_COUNTERS})(?:$|[^가-힣]|{_KO_COUNTER_PARTICLES}))"
     r"(?=\s*(?:으로|로|에|이|은|는|까지|씩|정도|선|$|[,.!?~ㅎㅋ)]|\s))"
@@ -802,7 +805,7 @@ _COUNT_EN = re.compile(
 )
 _COUNT_KO = re.compile(
     # "30만 장", "1만 2천 보": a count in 만 and 천 too.
-    rf"(?<![\d.,])(?P<n>\d[\d,]*(?:\.\d+)?\s*(?:억|만)(?:\s*\d[\d,]*\s*천)?+|\d+|{_KO_NATIVE_WORD})"
+    rf"(?<![\d.,])(?P<n>{_KO_MAN_AMOUNT}|\d+|{_KO_NATIVE_WORD})"
     r"\s*(?P<u>명|인|개|박|장|대|병|권|박스|상자|팔레트|석|자리|세트|부|팀|테이블|좌석|매|벌|켤레|"
     # Counters that begin other words too (보내, 곡선): whole, or before a particle.
     rf"인분|(?:보|곡|마리|가구|세대)(?=$|[^가-힣]|{_KO_COUNTER_PARTICLES}))"
