@@ -30,6 +30,7 @@ from graphmem.domain.model import (
 from graphmem.domain.soft_keys import SoftKeyMatcher
 from graphmem.extract.base import Extraction, Extractor
 from graphmem.language.relative_time import resolve_times
+from graphmem.reads.ranking import mention_keys
 from graphmem.results import IngestReport
 from graphmem.store.protocol import Store, StoreTransaction
 
@@ -239,6 +240,13 @@ class IngestPipeline:
                 "parse_note": extraction.reason or None,
                 # "yesterday" said on 8 May means 7 May: resolved once, kept beside it.
                 "times": [t.stored() for t in resolve_times(r.text, observed)] or None,
+                # What a raw record mentions, linked in the graph: evidence walks from the
+                # turns that answer a question to others that mention the same things.
+                "mentions": (
+                    mention_keys(r.text, [r.speaker or "", *r.participants])
+                    if extraction.status is ParseStatus.UNRESOLVED
+                    else []
+                ),
             }
             work = [
                 (

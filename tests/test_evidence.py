@@ -717,3 +717,66 @@ def test_a_turn_written_before_an_existing_one_renews_its_vector(connect, namesp
     assert _turn_vector(memory, namespace, "late") is None
     texts = {t.text for t in store.missing_vectors(namespace, 64) if t.kind == "turn"}
     assert "A: dinner at 7?\nB: sounds good" in texts
+
+
+def _mentions(memory, record_id):
+    rows = memory.store.driver.execute_query(
+        "MATCH (e:Evidence {ns: $ns, record_id: $id})-[:MENTIONS]->(m:Mention) "
+        "RETURN m.key AS key ORDER BY key",
+        ns=memory.namespace,
+        id=record_id,
+    ).records
+    return [r["key"] for r in rows]
+
+
+def _nate(pos: int, text: str, day: int) -> Record:
+    return Record(text, id=f"n{pos}", pos=pos, speaker="Nate", observed_at=f"2024-03-{day:02d}")
+
+
+DESSERTS = [
+    # session 1: the turn the question finds by its words
+    _nate(0, "My favourite dessert is coconut milk ice cream.", 1),
+    # session 2, weeks later: the same thing, none of the question's words
+    _nate(50, "I baked a chocolate cake with coconut milk yesterday.", 20),
+    # a word every filler turn says leads nowhere: too common to mean anything
+    _nate(60, "The weather was lovely for the cake stall.", 21),
+] + [_nate(100 + i, f"The weather report {i} was dull.", 25) for i in range(40)]
+
+
+def test_evidence_walks_from_the_best_turn_to_turns_that_mention_the_same_thing(connect, namespace):
+    """Resolve, then traverse, over turns: the turn that answers a question leads through
+    what it mentions ("coconut milk") to a turn in another session that shares no word
+    with the question; a word half the namespace mentions ("weather") leads nowhere.
+    Without an embedder, so that only words and the walk choose."""
+    memory = connect(namespace, embedder="none")
+    memory.ingest(DESSERTS)
+    assert "coconut" in _mentions(memory, "n0") and "coconut" in _mentions(memory, "n50")
+    assert "nate" not in _mentions(memory, "n0")  # the speaker's name is no mention
+    question = "What is the favourite dessert?"
+    ev = memory.evidence(question, budget_chars=2000)
+    ids = [r.id for r in ev.records]
+    assert "n0" in ids and "n50" in ids
+    assert "n60" not in ids  # shares "cake" with n50 only, never a seed
+    # Without the walk the question's words alone never reach the cake.
+    from graphmem.reads.raw_records import RankingWeights, RawRecordIndex
+
+    records = memory.store.unresolved_records(memory.namespace)
+    alone = RawRecordIndex(records, RankingWeights(walk_weight=0)).rank(question)
+    assert "n50" not in [r.id for r in alone]
+
+
+def test_an_erased_turn_takes_the_words_only_it_mentioned(connect, namespace):
+    memory = connect(namespace, embedder="none")
+    memory.ingest(DESSERTS[:2])
+
+    def keys():
+        rows = memory.store.driver.execute_query(
+            "MATCH (m:Mention {ns: $ns}) RETURN m.key AS key", ns=memory.namespace
+        ).records
+        return {r["key"] for r in rows}
+
+    assert {"dessert", "coconut", "bake"} <= keys()
+    memory.erase("n0")
+    assert "dessert" not in keys() and "coconut" in keys()  # n50 still says coconut
+    memory.erase("n50")
+    assert keys() == set()

@@ -190,3 +190,30 @@ def test_switching_sealing_off_keeps_sealed_records_readable_and_erasable(
     count = off.store.sealer.keys.count()
     off.erase("d1")
     assert off.store.sealer.keys.count() == count - 1
+
+
+def test_a_sealed_turn_mentions_only_keyed_hashes_and_is_still_walked_to(
+    connect: Callable[..., Memory], namespace: str, tmp_path: Path
+) -> None:
+    """What a sealed raw record mentions is stored as keyed hashes, like its index words,
+    and evidence still walks from one turn to another through them (no embedder: only
+    words and the walk choose)."""
+    sealed = connect(
+        namespace, seal_text=True, key_store=str(tmp_path / "keys.sqlite3"), embedder="none"
+    )
+    sealed.ingest(
+        [
+            Record(f"My favourite dessert is {WORD} ice cream", id="t1", pos=0, speaker="Nate"),
+            Record(f"I baked a cake with {WORD} yesterday", id="t2", pos=50, speaker="Nate"),
+        ]
+        + [Record(f"the weather report {i}", id=f"w{i}", pos=100 + i) for i in range(20)]
+    )
+    rows = sealed.store.driver.execute_query(
+        "MATCH (:Evidence {ns: $ns})-[:MENTIONS]->(m:Mention) RETURN DISTINCT m.key AS key",
+        ns=sealed.namespace,
+    ).records
+    keys = [r["key"] for r in rows]
+    assert keys and all(k.startswith("t") and len(k) == 21 for k in keys)
+    assert not [k for k in keys if WORD.casefold()[:6] in k or "dessert" in k]
+    ids = [r.id for r in sealed.evidence("Which dessert does Nate like?").records]
+    assert "t1" in ids and "t2" in ids

@@ -201,7 +201,11 @@ class EvidenceReader:
                     # A read never embeds the namespace's records itself (the bundled CPU
                     # model takes seconds for a long conversation): it ranks by meaning
                     # what the keeper has kept, and by words the rest.
-                    RawRecordIndex(records, meaning=self.meaning),
+                    RawRecordIndex(
+                        records,
+                        meaning=self.meaning,
+                        walk=partial(self.store.mentioned_with, self.ns),
+                    ),
                 )
                 self._raw = cached
             return cached[1]

@@ -18,7 +18,15 @@ import numpy as np
 
 from graphmem.language.text import HANGUL_SYLLABLE
 
-__all__ = ["BM25F", "STOPWORDS", "KoreanMorphemes", "simple_tokens", "stemmed_tokens"]
+__all__ = [
+    "BM25F",
+    "MAX_MENTIONS",
+    "STOPWORDS",
+    "KoreanMorphemes",
+    "mention_keys",
+    "simple_tokens",
+    "stemmed_tokens",
+]
 
 _WORD = re.compile(r"[\w]+", re.UNICODE)
 
@@ -84,6 +92,45 @@ class KoreanMorphemes:
         if len(self._cache) < 200_000:
             self._cache[text] = tuple(out)  # tuples of strings leave the GC's tracking
         return out
+
+
+# A record keeps at most this many mentions (a turn rarely holds more content words).
+MAX_MENTIONS = 48
+_MENTION_MORPHEMES: list[KoreanMorphemes] = []
+_MENTION_LOCK = threading.Lock()
+
+
+def _mention_morphemes() -> KoreanMorphemes:
+    if not _MENTION_MORPHEMES:
+        with _MENTION_LOCK:
+            if not _MENTION_MORPHEMES:
+                _MENTION_MORPHEMES.append(KoreanMorphemes())
+    return _MENTION_MORPHEMES[0]
+
+
+def mention_keys(text: str, names: Sequence[str] = ()) -> list[str]:
+    """What a record mentions, as evidence walks it: its content words as the raw-record
+    ranking reads them (an English word's Snowball stem, a Korean content morpheme), less
+    function words, numbers and the words of ``names`` (the people talking: nearly every
+    turn names them), in order of first use, at most ``MAX_MENTIONS``.
+
+    Two turns that mention the same rare thing ("coconut milk" in one session and in
+    another) are linked through it; the same function reads a question, so its own words
+    can be left out of the walk (its ranking has them already)."""
+    korean = HANGUL_SYLLABLE.search(text)
+    tokens = _mention_morphemes()(text) if korean else stemmed_tokens(text)
+    skip = {w.casefold() for n in names for w in _WORD.findall(n)}
+    skip |= {w[1:] for w in skip if len(w) == 3 and HANGUL_SYLLABLE.search(w)}  # 김민준: 민준
+    out: dict[str, None] = {}
+    for t in tokens:
+        if t in STOPWORDS or t in skip or t.isdigit():
+            continue
+        if len(t) < 3 and not (len(t) == 2 and HANGUL_SYLLABLE.search(t)):
+            continue  # "ok", "rd", a single syllable: no thing worth walking through
+        out[t] = None
+        if len(out) == MAX_MENTIONS:
+            break
+    return list(out)
 
 
 class BM25F:

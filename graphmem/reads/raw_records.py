@@ -14,6 +14,7 @@ by meaning join the lexical ranking by reciprocal rank fusion.
 from __future__ import annotations
 
 import logging
+import math
 import re
 import threading
 import time
@@ -28,9 +29,15 @@ from graphmem.domain.evidence import EvidenceRecord, same_session, turn_passage
 from graphmem.embedding import VectorCache
 from graphmem.language.relative_time import resolve_times
 from graphmem.language.text import has_hangul
-from graphmem.reads.ranking import BM25F, KoreanMorphemes, stemmed_tokens
+from graphmem.reads.ranking import (
+    BM25F,
+    MAX_MENTIONS,
+    KoreanMorphemes,
+    mention_keys,
+    stemmed_tokens,
+)
 
-__all__ = ["RankingWeights", "RawRecordIndex"]
+__all__ = ["MentionWalk", "RankingWeights", "RawRecordIndex"]
 
 log = logging.getLogger("graphmem.evidence")
 
@@ -64,6 +71,14 @@ class RankingWeights:
     rrf_k: float = 10.0  # reciprocal rank fusion of the lexical and the dense ranking
     dense_weight: float = 1.0  # the dense ranking's weight in the fusion (lexical: 1)
     dense_fill: int = 1000  # after the fused ranking, this many closest records by meaning
+    # The walk through mentions: from this many best records, to this many records that
+    # share their rarer words, fused with this weight (0: no walk).
+    walk_seeds: int = 10
+    walk_depth: int = 50
+    walk_weight: float = 0.6
+    walk_df_share: float = 0.02  # a word more than this share of the records mention says little
+    walk_df_cap: int = 200  # ... and never more than this many (a bounded walk at any size)
+    walk_rows: int = 5000  # the walk reads at most this many (seed, record) pairs
 
 
 def _date_words(observed_at: str | None) -> str:
@@ -95,6 +110,12 @@ def _dates_of(r: EvidenceRecord) -> str:
     return " ".join(w for w in words if w)
 
 
+# (seed positions best first, the question's words, max df, row limit) -> (seed rank,
+# position, df): the store's walk from records to what they mention and back
+# (Store.mentioned_with).
+MentionWalk = Callable[[Sequence[int], Sequence[str], int, int], Sequence[tuple[int, int, int]]]
+
+
 class RawRecordIndex:
     """An immutable index of a namespace's raw records; build a new one when they change."""
 
@@ -103,14 +124,17 @@ class RawRecordIndex:
         records: Sequence[EvidenceRecord],
         weights: RankingWeights = RankingWeights(),
         meaning: VectorCache | None = None,
+        walk: MentionWalk | None = None,
     ) -> None:
         """``meaning`` adds a dense ranking, fused with the lexical one: the namespace's
         vectors (shared with blocks and the keeper that persists them). Only vectors
         already kept are used (the index embeds nothing); rows arrive as the keeper
-        embeds them, and a record without one is ranked by its words."""
+        embeds them, and a record without one is ranked by its words. ``walk`` adds the
+        records that mention what the best ones mention (resolve, then traverse)."""
         self.records = list(records)
         self.weights = weights
         self.meaning = meaning
+        self.walk = walk
         self._rows: np.ndarray | None = None  # one unit row per record; zeros until kept
         self._have = np.zeros(len(self.records), dtype=bool)
         self._generation = -1
@@ -220,6 +244,31 @@ class RawRecordIndex:
                 fused[i] = fused.get(i, 0.0) + weight / (w.rrf_k + rank + 1)
         return fused
 
+    def _walked(self, question: str, scores: dict[int, float]) -> None:
+        """Fuse into ``scores`` the records that mention what the best ones mention: a
+        list asked for ("what desserts does Nate like?") is often spread over sessions
+        whose turns share a thing with each other ("coconut milk") but not with the
+        question. A shared word counts by its rarity (idf), a seed by its rank."""
+        w = self.weights
+        assert self.walk is not None
+        seeds = sorted(scores, key=lambda i: -scores[i])[: w.walk_seeds]
+        n = len(self.records)
+        max_df = min(w.walk_df_cap, max(3, round(w.walk_df_share * n)))
+        rows = self.walk(
+            [self.records[i].pos for i in seeds],
+            mention_keys(question),
+            max_df,
+            min(w.walk_rows, w.walk_seeds * MAX_MENTIONS * max_df),
+        )
+        reached: dict[int, float] = {}
+        for rank, pos, df in rows:
+            i = self._at.get(pos)
+            if i is not None and df > 0:
+                reached[i] = reached.get(i, 0.0) + math.log(n / df) / (1 + rank)
+        order = sorted(reached, key=lambda i: (-reached[i], self.records[i].pos))
+        for rank, i in enumerate(order[: w.walk_depth]):
+            scores[i] = scores.get(i, 0.0) + w.walk_weight / (w.rrf_k + rank + 1)
+
     def rank(
         self, question: str, today: date | None = None, stats: dict[str, float] | None = None
     ) -> list[EvidenceRecord]:
@@ -248,6 +297,8 @@ class RawRecordIndex:
             for i in list(scores):
                 if self.records[i].speaker in named:
                     scores[i] *= 1 + w.named_speaker
+        if self.walk is not None and w.walk_weight and w.walk_seeds:
+            self._walked(question, scores)
         ranked = dict(scores)
         if w.neighbour:
             for i, s in scores.items():

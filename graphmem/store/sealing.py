@@ -183,10 +183,14 @@ class TextSealer:
 
     def terms(self, ns: str, text: str) -> list[str]:
         """Keyed hashes of the text's index tokens (what Lucene indexes instead of them)."""
+        return self.hashed(ns, index_tokens(text))
+
+    def hashed(self, ns: str, tokens: Iterable[str]) -> list[str]:
+        """Keyed hashes of tokens (index words, a record's mentions): equal tokens hash
+        equal within the namespace, and none can be read back."""
         key = self._term_key(ns)
         return [
-            "t" + hmac.new(key, tok.encode(), hashlib.sha256).hexdigest()[:20]
-            for tok in index_tokens(text)
+            "t" + hmac.new(key, tok.encode(), hashlib.sha256).hexdigest()[:20] for tok in tokens
         ]
 
     def seal(self, ns: str, texts: Sequence[str]) -> list[str]:

@@ -72,6 +72,7 @@ def _story(mem: Memory) -> None:
     mem.remember("Minjun", "5k best", "27:12", speaker="minjun", record_id="m5")
     mem.remember("Minjun", "5k best", "26:00", speaker="jiyoung", record_id="m6")  # contested
     mem.ingest([Record("ran into jisoo at the gym, fun chat", id="u1")])
+    mem.ingest([Record("a long chat with jisoo about climbing", id="u2")])
     mem.remember("Dana", "desk", "4B", record_id="m7")
     mem.erase("m7")
 
@@ -115,6 +116,7 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
     # The parameters as the store pads them: the plan profiled is the plan users get.
     spans = _padded_spans(mem._evidence.spans(QUESTION))
     record = f"{ns}/m1"
+    turn = run("MATCH (e:Unresolved {ns: $ns}) RETURN e.uid AS u, e.pos AS p", ns=ns).records[0]
     queries: dict[str, dict[str, Any]] = {
         "evidence_cmc": {"spans": spans, "hops": 5, "ns": ns},
         "anchors": {"spans": spans},
@@ -136,6 +138,14 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
         "erase_scope": {"uid": record},
         "erase_entities_of": {"uids": versions[:2]},
         "erase_turn_vectors": {"uid": record, "ns": ns},
+        "erase_mentions": {"uid": turn["u"]},
+        "turn_mentions": {
+            "ns": ns,
+            "seeds": [turn["p"]],
+            "asked": ["gym"],
+            "max_df": 12,
+            "limit": 5000,
+        },
         "erase_delete": {"uid": record, "versions": versions[:1], "ns": ns},
         "erase_tombstones": {
             "rows": [{"uid": f"{ns}/erased/e-0@{AT}", "ref": "e-0"}],
@@ -279,6 +289,8 @@ HOT = [
     "erase_entities_of",
     "erase_tombstones",
     "erase_turn_vectors",
+    "erase_mentions",
+    "turn_mentions",
     "erase_delete",
     "surviving_spellings",
     "erase_touched_operations",

@@ -40,7 +40,7 @@ def _installed(memory) -> set[tuple[str, str, str]]:
 
 def test_the_written_out_schema_is_what_is_installed(memory):
     declared = _declared()
-    assert len(declared) == 21
+    assert len(declared) == 23  # Mention: a unique uid and its namespace
     assert declared <= _installed(memory)
 
 

@@ -67,6 +67,15 @@ class Entity(StructuredNode):
     aliases = ArrayProperty(StringProperty())
 
 
+class Mention(StructuredNode):
+    """A word raw records mention (``(:Evidence)-[:MENTIONS]->(:Mention)``): evidence walks
+    from the turns that answer a question to the others that mention the same thing."""
+
+    uid = StringProperty(unique_index=True)  # "{ns}/{word}" (a keyed hash when sealed)
+    ns = StringProperty(index=True)
+    key = StringProperty()
+
+
 class Version(StructuredNode):
     """One value of one key."""
 
@@ -132,6 +141,7 @@ SCHEMA_NODES: tuple[type[StructuredNode], ...] = (
     Evidence,
     Unresolved,
     Entity,
+    Mention,
     Version,
     Operation,
     Tombstone,

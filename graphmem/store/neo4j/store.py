@@ -275,7 +275,12 @@ class TxStore(_Reads):
         if self.sealer is not None and self.sealer.seal_new and evidence:
             sealed = self.sealer.seal(ns, [r["text"] for r in evidence])
             evidence = [
-                {**r, "text": t, "terms": " ".join(self.sealer.terms(ns, r["text"]))}
+                {
+                    **r,
+                    "text": t,
+                    "terms": " ".join(self.sealer.terms(ns, r["text"])),
+                    "mentions": self.sealer.hashed(ns, r.get("mentions") or ()),
+                }
                 for r, t in zip(evidence, sealed, strict=True)
             ]
         Neo4jStore._write_plan_tx(self.tx, ns, evidence, plan)
@@ -440,6 +445,18 @@ class Neo4jStore(_Reads):
 
     def unresolved_records(self, ns: str) -> list[EvidenceRecord]:
         return [self._record(r) for r in self.run("unresolved_records", {"ns": ns})]
+
+    def mentioned_with(
+        self, ns: str, seeds: Sequence[int], asked: Sequence[str], max_df: int, limit: int
+    ) -> list[tuple[int, int, int]]:
+        asked = list(asked)
+        if self.sealer is not None:  # a sealed record's mentions are keyed hashes
+            asked += self.sealer.hashed(ns, asked)
+        rows = self.run(
+            "turn_mentions",
+            {"ns": ns, "seeds": list(seeds), "asked": asked, "max_df": max_df, "limit": limit},
+        )
+        return [(int(r["rank"]), int(r["pos"]), int(r["df"])) for r in rows]
 
     # -- read path B: blocks ------------------------------------------------------------
     def watermark(self, ns: str) -> Watermark:
@@ -631,8 +648,16 @@ class Neo4jStore(_Reads):
         def run(name: str, **params: Any) -> None:
             tx.run(cypher(name), params).consume()
 
+        mentions = [
+            {"uid": r["uid"], "ns": ns, "keys": r["mentions"]}
+            for r in evidence
+            if r.get("mentions")
+        ]
+        evidence = [{k: v for k, v in r.items() if k != "mentions"} for r in evidence]
         for chunk in _chunks(evidence):
             run("write_evidence", rows=chunk)
+        for chunk in _chunks(mentions, 2000):
+            run("write_mentions", rows=chunk)
         if any(r.get("parse") == "unresolved" for r in evidence):
             run("raw_changed", ns=ns)
         names: dict[str, str] = {}
@@ -745,6 +770,7 @@ class Neo4jStore(_Reads):
         run("clear_heads", uids=[*plan.changed_versions, *doomed])
         run("raw_changed", ns=ns)  # the erased record may have been an unresolved one
         run("erase_turn_vectors", uid=uid, ns=ns)  # the next turn's vector embeds its text
+        run("erase_mentions", uid=uid)
         deleted = run("erase_delete", uid=uid, versions=doomed, ns=ns)
         rows = [_erase_tombstone(ns, erased_ref(u), at) for row in deleted for u in row["uids"]]
         run("erase_tombstones", rows=rows, ns=ns, at=at)
