@@ -780,3 +780,39 @@ def test_an_erased_turn_takes_the_words_only_it_mentioned(connect, namespace):
     assert "dessert" not in keys() and "coconut" in keys()  # n50 still says coconut
     memory.erase("n50")
     assert keys() == set()
+
+
+def test_a_record_mentions_its_content_words_not_names_numbers_or_function_words():
+    from graphmem.reads.ranking import mention_keys
+
+    assert mention_keys("Joanna, I made 3 tubs of coconut milk ice cream!", ["Joanna"]) == [
+        "made",
+        "tub",
+        "coconut",
+        "milk",
+        "ice",
+        "cream",
+    ]
+    # Korean content morphemes; the given name of a three-syllable name is a name too
+    keys = mention_keys("민준아 어제 코코넛 밀크 아이스크림 만들었어", ["김민준"])
+    assert {"코코넛", "밀크", "아이스크림"} <= set(keys) and "민준" not in keys
+    many = " ".join(f"thing{chr(97 + i % 26)}{chr(97 + i // 26)}" for i in range(100))
+    assert mention_keys(many)[:2] == ["thingaa", "thingba"]
+    from graphmem.reads.ranking import MAX_MENTIONS
+
+    assert len(mention_keys(many)) == MAX_MENTIONS  # a long record keeps its first ones
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["coconut", "Milk", "the", "of", "7", "ok", "Nate", "민준", "케이크", "!"]),
+        max_size=200,
+    )
+)
+def test_mentions_are_bounded_distinct_and_never_the_speakers(words):
+    from graphmem.reads.ranking import MAX_MENTIONS, STOPWORDS, mention_keys
+
+    keys = mention_keys(" ".join(words), ["Nate", "김민준"])
+    assert len(keys) <= MAX_MENTIONS and len(keys) == len(set(keys))
+    assert not {"nate", "민준", "7", "ok"} & set(keys) and not STOPWORDS & set(keys)
