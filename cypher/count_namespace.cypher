@@ -13,6 +13,8 @@ CALL () {
   MATCH (n:Tombstone {ns: $ns}) RETURN n, 'Tombstone' AS label
   UNION ALL
   MATCH (n:Namespace {ns: $ns}) RETURN n, 'Namespace' AS label
+  UNION ALL
+  MATCH (n:Mention {ns: $ns}) RETURN n, 'Mention' AS label
 }
 RETURN label, count(n) AS nodes, sum(COUNT { (n)-->() }) AS relationships
 ORDER BY label

@@ -1,6 +1,7 @@
 // Erase: the record's operations, the versions only it supported, then the record
-// itself. Returns the deleted records' texts and the uids of the records deleted (each
-// gets a sealed tombstone without content, keyed by a hash of its id: erase_tombstones).
+// itself and the words only it mentioned. Returns the deleted records' texts and the
+// uids of the records deleted (each gets a sealed tombstone without content, keyed by a
+// hash of its id: erase_tombstones).
 // What only took back or settled the erased versions goes with them: the operations
 // applied to nothing else (their fact names the values), the tombstones that revoked
 // them, and the records that carried nothing else (a revoke's text names what it took
@@ -22,9 +23,9 @@ CALL (e) {
     AND NOT EXISTS { (:Operation)-[:FROM]->(src) }
     AND NOT EXISTS { (:Version)-[:SUPPORTED_BY]->(src) }
   WITH DISTINCT src
-  WITH src, src.text AS text, src.uid AS uid
+  WITH src, src.text AS text, src.uid AS uid, [(src)-[:MENTIONS]->(m:Mention) | m] AS said
   DETACH DELETE src
-  RETURN collect(text) AS taken_along, collect(uid) AS taken_uids
+  RETURN collect(text) AS taken_along, collect(uid) AS taken_uids, collect(said) AS taken_said
 }
 CALL (e) {
   MATCH (t:Tombstone)-[:REVOKES]->(v:Version)
@@ -37,7 +38,17 @@ CALL (e) {
   MATCH (v:Version) WHERE v.uid IN $versions
   DETACH DELETE v
 }
-WITH e, e.text AS text, taken_along, taken_uids
+WITH e, e.text AS text, taken_along, taken_uids, taken_said,
+     [(e)-[:MENTIONS]->(m:Mention) | m] AS said
 DETACH DELETE e
+// A word a deleted record mentioned goes too unless a remaining record mentions it (a
+// Mention's key is a word of the text: erase means erase).
+WITH text, taken_along, taken_uids, said, taken_said
+CALL (said, taken_said) {
+  UNWIND reduce(acc = said, s IN taken_said | acc + s) AS m
+  WITH DISTINCT m
+  WHERE NOT EXISTS { (m)<-[:MENTIONS]-() }
+  DELETE m
+}
 // The texts deleted (a sealed text's key is destroyed once this commits).
 RETURN [text] + taken_along AS texts, [$uid] + taken_uids AS uids

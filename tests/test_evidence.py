@@ -763,6 +763,10 @@ def test_evidence_walks_from_the_best_turn_to_turns_that_mention_the_same_thing(
     records = memory.store.unresolved_records(memory.namespace)
     alone = RawRecordIndex(records, RankingWeights(walk_weight=0)).rank(question)
     assert "n50" not in [r.id for r in alone]
+    # A question naming the speaker matches every turn of theirs by its words (raw
+    # BM25F scores): the walk still joins that ranking by rank, so the cake fits.
+    named = memory.evidence("What desserts does Nate love?", budget_chars=600)
+    assert "n50" in [r.id for r in named.records]
 
 
 def test_an_erased_turn_takes_the_words_only_it_mentioned(connect, namespace):
@@ -785,6 +789,7 @@ def test_an_erased_turn_takes_the_words_only_it_mentioned(connect, namespace):
 def test_a_record_mentions_its_content_words_not_names_numbers_or_function_words():
     from graphmem.reads.ranking import mention_keys
 
+    assert mention_keys("Caroline and Melanie went", ["Caroline", "Melanie"]) == ["went"]
     assert mention_keys("Joanna, I made 3 tubs of coconut milk ice cream!", ["Joanna"]) == [
         "made",
         "tub",

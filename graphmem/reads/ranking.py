@@ -67,11 +67,14 @@ class KoreanMorphemes:
     BENCHMARKS.md.
     """
 
-    def __init__(self, names: Sequence[str] = ()) -> None:
+    def __init__(self, names: Sequence[str] = (), cache_size: int = 200_000) -> None:
+        """``cache_size``: texts whose tokens are kept (an index's own records; 0 where
+        the texts are not one namespace's, so no record's text outlives its erase)."""
         from graphmem.language.korean import KoreanAnalyzer
 
         self.analyzer = KoreanAnalyzer(user_words=names)
         self.names = {n.casefold() for n in names}
+        self.cache_size = cache_size
         self._cache: dict[str, tuple[str, ...]] = {}
 
     def __call__(self, text: str) -> list[str]:
@@ -89,7 +92,7 @@ class KoreanMorphemes:
                 out.append(form)
                 if form in self.names and len(form) == 3:
                     out.append(form[1:])  # the given name people are called by: 민준
-        if len(self._cache) < 200_000:
+        if len(self._cache) < self.cache_size:
             self._cache[text] = tuple(out)  # tuples of strings leave the GC's tracking
         return out
 
@@ -104,7 +107,7 @@ def _mention_morphemes() -> KoreanMorphemes:
     if not _MENTION_MORPHEMES:
         with _MENTION_LOCK:
             if not _MENTION_MORPHEMES:
-                _MENTION_MORPHEMES.append(KoreanMorphemes())
+                _MENTION_MORPHEMES.append(KoreanMorphemes(cache_size=0))
     return _MENTION_MORPHEMES[0]
 
 
@@ -120,6 +123,7 @@ def mention_keys(text: str, names: Sequence[str] = ()) -> list[str]:
     korean = HANGUL_SYLLABLE.search(text)
     tokens = _mention_morphemes()(text) if korean else stemmed_tokens(text)
     skip = {w.casefold() for n in names for w in _WORD.findall(n)}
+    skip |= set(stemmed_tokens(" ".join(names)))  # "Caroline" is read as "carolin"
     skip |= {w[1:] for w in skip if len(w) == 3 and HANGUL_SYLLABLE.search(w)}  # 김민준: 민준
     out: dict[str, None] = {}
     for t in tokens:

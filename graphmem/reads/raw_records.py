@@ -31,7 +31,6 @@ from graphmem.language.relative_time import resolve_times
 from graphmem.language.text import has_hangul
 from graphmem.reads.ranking import (
     BM25F,
-    MAX_MENTIONS,
     KoreanMorphemes,
     mention_keys,
     stemmed_tokens,
@@ -78,7 +77,7 @@ class RankingWeights:
     walk_weight: float = 0.6
     walk_df_share: float = 0.02  # a word more than this share of the records mention says little
     walk_df_cap: int = 200  # ... and never more than this many (a bounded walk at any size)
-    walk_rows: int = 5000  # the walk reads at most this many (seed, record) pairs
+    walk_rows: int = 500  # the walk reads at most this many records per seed, rarest words first
 
 
 def _date_words(observed_at: str | None) -> str:
@@ -110,8 +109,8 @@ def _dates_of(r: EvidenceRecord) -> str:
     return " ".join(w for w in words if w)
 
 
-# (seed positions best first, the question's words, max df, row limit) -> (seed rank,
-# position, df): the store's walk from records to what they mention and back
+# (seed positions best first, the question's words, max df, rows per seed) -> (seed
+# rank, position, df): the store's walk from records to what they mention and back
 # (Store.mentioned_with).
 MentionWalk = Callable[[Sequence[int], Sequence[str], int, int], Sequence[tuple[int, int, int]]]
 
@@ -244,7 +243,7 @@ class RawRecordIndex:
                 fused[i] = fused.get(i, 0.0) + weight / (w.rrf_k + rank + 1)
         return fused
 
-    def _walked(self, question: str, scores: dict[int, float]) -> None:
+    def _walked(self, question: str, scores: dict[int, float], fused: bool) -> None:
         """Fuse into ``scores`` the records that mention what the best ones mention: a
         list asked for ("what desserts does Nate like?") is often spread over sessions
         whose turns share a thing with each other ("coconut milk") but not with the
@@ -258,13 +257,19 @@ class RawRecordIndex:
             [self.records[i].pos for i in seeds],
             mention_keys(question),
             max_df,
-            min(w.walk_rows, w.walk_seeds * MAX_MENTIONS * max_df),
+            w.walk_rows,
         )
         reached: dict[int, float] = {}
         for rank, pos, df in rows:
             i = self._at.get(pos)
             if i is not None and df > 0:
                 reached[i] = reached.get(i, 0.0) + math.log(n / df) / (1 + rank)
+        if not reached:
+            return
+        if not fused:  # BM25F scores alone: the walk joins them by rank, as meaning would
+            lexical = sorted(scores, key=lambda i: (-scores[i], -self.records[i].pos))
+            scores.clear()
+            scores.update(self._fused(lexical, []))
         order = sorted(reached, key=lambda i: (-reached[i], self.records[i].pos))
         for rank, i in enumerate(order[: w.walk_depth]):
             scores[i] = scores.get(i, 0.0) + w.walk_weight / (w.rrf_k + rank + 1)
@@ -298,7 +303,7 @@ class RawRecordIndex:
                 if self.records[i].speaker in named:
                     scores[i] *= 1 + w.named_speaker
         if self.walk is not None and w.walk_weight and w.walk_seeds:
-            self._walked(question, scores)
+            self._walked(question, scores, fused=bool(dense))
         ranked = dict(scores)
         if w.neighbour:
             for i, s in scores.items():

@@ -138,13 +138,12 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
         "erase_scope": {"uid": record},
         "erase_entities_of": {"uids": versions[:2]},
         "erase_turn_vectors": {"uid": record, "ns": ns},
-        "erase_mentions": {"uid": turn["u"]},
         "turn_mentions": {
             "ns": ns,
             "seeds": [turn["p"]],
             "asked": ["gym"],
             "max_df": 12,
-            "limit": 5000,
+            "per_seed": 500,
         },
         "erase_delete": {"uid": record, "versions": versions[:1], "ns": ns},
         "erase_tombstones": {
@@ -289,7 +288,6 @@ HOT = [
     "erase_entities_of",
     "erase_tombstones",
     "erase_turn_vectors",
-    "erase_mentions",
     "turn_mentions",
     "erase_delete",
     "surviving_spellings",

@@ -447,14 +447,20 @@ class Neo4jStore(_Reads):
         return [self._record(r) for r in self.run("unresolved_records", {"ns": ns})]
 
     def mentioned_with(
-        self, ns: str, seeds: Sequence[int], asked: Sequence[str], max_df: int, limit: int
+        self, ns: str, seeds: Sequence[int], asked: Sequence[str], max_df: int, per_seed: int
     ) -> list[tuple[int, int, int]]:
         asked = list(asked)
         if self.sealer is not None:  # a sealed record's mentions are keyed hashes
             asked += self.sealer.hashed(ns, asked)
         rows = self.run(
             "turn_mentions",
-            {"ns": ns, "seeds": list(seeds), "asked": asked, "max_df": max_df, "limit": limit},
+            {
+                "ns": ns,
+                "seeds": list(seeds),
+                "asked": asked,
+                "max_df": max_df,
+                "per_seed": per_seed,
+            },
         )
         return [(int(r["rank"]), int(r["pos"]), int(r["df"])) for r in rows]
 
@@ -770,7 +776,6 @@ class Neo4jStore(_Reads):
         run("clear_heads", uids=[*plan.changed_versions, *doomed])
         run("raw_changed", ns=ns)  # the erased record may have been an unresolved one
         run("erase_turn_vectors", uid=uid, ns=ns)  # the next turn's vector embeds its text
-        run("erase_mentions", uid=uid)
         deleted = run("erase_delete", uid=uid, versions=doomed, ns=ns)
         rows = [_erase_tombstone(ns, erased_ref(u), at) for row in deleted for u in row["uids"]]
         run("erase_tombstones", rows=rows, ns=ns, at=at)
