@@ -33,6 +33,9 @@ class EvidenceRecord:
     # Relative time in the text resolved at ingest: "start:end=2023-05-07" (character
     # offsets of the phrase, then the day or "first..last" days it means).
     times: tuple[str, ...] = ()
+    # What a raw record mentions as stored ((:Evidence)-[:MENTIONS]->(:Mention): content
+    # words, keyed hashes when text is sealed); read where evidence walks them.
+    mentions: tuple[str, ...] = ()
 
     def time_entries(self) -> list[tuple[int, int, str]]:
         """``times`` read back: (phrase start, phrase end, when) for each well-formed one."""

@@ -204,7 +204,7 @@ class EvidenceReader:
                     RawRecordIndex(
                         records,
                         meaning=self.meaning,
-                        walk=partial(self.store.mentioned_with, self.ns),
+                        stored_mentions=partial(self.store.stored_mentions, self.ns),
                     ),
                 )
                 self._raw = cached

@@ -36,7 +36,7 @@ from graphmem.reads.ranking import (
     stemmed_tokens,
 )
 
-__all__ = ["MentionWalk", "RankingWeights", "RawRecordIndex"]
+__all__ = ["RankingWeights", "RawRecordIndex"]
 
 log = logging.getLogger("graphmem.evidence")
 
@@ -109,12 +109,6 @@ def _dates_of(r: EvidenceRecord) -> str:
     return " ".join(w for w in words if w)
 
 
-# (seed positions best first, the question's words, max df, rows per seed) -> (seed
-# rank, position, df): the store's walk from records to what they mention and back
-# (Store.mentioned_with).
-MentionWalk = Callable[[Sequence[int], Sequence[str], int, int], Sequence[tuple[int, int, int]]]
-
-
 class RawRecordIndex:
     """An immutable index of a namespace's raw records; build a new one when they change."""
 
@@ -123,17 +117,24 @@ class RawRecordIndex:
         records: Sequence[EvidenceRecord],
         weights: RankingWeights = RankingWeights(),
         meaning: VectorCache | None = None,
-        walk: MentionWalk | None = None,
+        stored_mentions: Callable[[Sequence[str]], list[str]] | None = None,
     ) -> None:
         """``meaning`` adds a dense ranking, fused with the lexical one: the namespace's
         vectors (shared with blocks and the keeper that persists them). Only vectors
         already kept are used (the index embeds nothing); rows arrive as the keeper
-        embeds them, and a record without one is ranked by its words. ``walk`` adds the
-        records that mention what the best ones mention (resolve, then traverse)."""
+        embeds them, and a record without one is ranked by its words. The records that
+        mention what the best ones mention (``EvidenceRecord.mentions``) join too
+        (resolve, then traverse); ``stored_mentions`` gives a question's words as the
+        store keeps mentions (keyed hashes where text is sealed; as they are if None)."""
         self.records = list(records)
         self.weights = weights
         self.meaning = meaning
-        self.walk = walk
+        self.stored_mentions = stored_mentions
+        # What the records mention, inverted (read with them from their MENTIONS).
+        self._mentioned: dict[str, list[int]] = {}
+        for i, r in enumerate(self.records):
+            for key in r.mentions:
+                self._mentioned.setdefault(key, []).append(i)
         self._rows: np.ndarray | None = None  # one unit row per record; zeros until kept
         self._have = np.zeros(len(self.records), dtype=bool)
         self._generation = -1
@@ -249,21 +250,25 @@ class RawRecordIndex:
         whose turns share a thing with each other ("coconut milk") but not with the
         question. A shared word counts by its rarity (idf), a seed by its rank."""
         w = self.weights
-        assert self.walk is not None
         seeds = sorted(scores, key=lambda i: -scores[i])[: w.walk_seeds]
         n = len(self.records)
         max_df = min(w.walk_df_cap, max(3, round(w.walk_df_share * n)))
-        rows = self.walk(
-            [self.records[i].pos for i in seeds],
-            mention_keys(question),
-            max_df,
-            w.walk_rows,
-        )
+        asked = mention_keys(question)
+        skip = set(asked if self.stored_mentions is None else self.stored_mentions(asked))
         reached: dict[int, float] = {}
-        for rank, pos, df in rows:
-            i = self._at.get(pos)
-            if i is not None and df > 0:
-                reached[i] = reached.get(i, 0.0) + math.log(n / df) / (1 + rank)
+        for rank, seed in enumerate(seeds):
+            shared = []
+            for key in self.records[seed].mentions:
+                rows = self._mentioned.get(key, [])
+                if key not in skip and 2 <= len(rows) <= max_df:
+                    shared.append(rows)
+            room = w.walk_rows  # through its rarest words first, this many records at most
+            for rows in sorted(shared, key=len):
+                idf = math.log(n / len(rows))
+                for t in rows:
+                    if t != seed and room > 0:
+                        reached[t] = reached.get(t, 0.0) + idf / (1 + rank)
+                        room -= 1
         if not reached:
             return
         if not fused:  # BM25F scores alone: the walk joins them by rank, as meaning would
@@ -302,7 +307,7 @@ class RawRecordIndex:
             for i in list(scores):
                 if self.records[i].speaker in named:
                     scores[i] *= 1 + w.named_speaker
-        if self.walk is not None and w.walk_weight and w.walk_seeds:
+        if self._mentioned and w.walk_weight and w.walk_seeds:
             self._walked(question, scores, fused=bool(dense))
         ranked = dict(scores)
         if w.neighbour:

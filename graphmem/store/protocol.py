@@ -153,14 +153,9 @@ class Store(StoreReads, Protocol):
 
     def unresolved_records(self, ns: str) -> list[EvidenceRecord]: ...
 
-    def mentioned_with(
-        self, ns: str, seeds: Sequence[int], asked: Sequence[str], max_df: int, per_seed: int
-    ) -> list[tuple[int, int, int]]:
-        """The walk from raw records to what they mention and back: for the raw records
-        at ``seeds`` (positions, best first), ``(seed rank, position, df)`` of each other
-        raw record sharing a mention with one, except the ``asked`` words, through
-        mentions that 2 to ``max_df`` records share (``df``); at most ``per_seed`` rows
-        for each seed, through its rarest mentions first."""
+    def stored_mentions(self, ns: str, words: Sequence[str]) -> list[str]:
+        """``words`` as the namespace's mentions may be stored: as they are, and as keyed
+        hashes where record text is sealed."""
         ...
 
     # -- read path B: blocks ----------------------------------------------------------

@@ -116,7 +116,6 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
     # The parameters as the store pads them: the plan profiled is the plan users get.
     spans = _padded_spans(mem._evidence.spans(QUESTION))
     record = f"{ns}/m1"
-    turn = run("MATCH (e:Unresolved {ns: $ns}) RETURN e.uid AS u, e.pos AS p", ns=ns).records[0]
     queries: dict[str, dict[str, Any]] = {
         "evidence_cmc": {"spans": spans, "hops": 5, "ns": ns},
         "anchors": {"spans": spans},
@@ -138,13 +137,6 @@ def _hot_queries(mem: Memory) -> dict[str, dict[str, Any]]:
         "erase_scope": {"uid": record},
         "erase_entities_of": {"uids": versions[:2]},
         "erase_turn_vectors": {"uid": record, "ns": ns},
-        "turn_mentions": {
-            "ns": ns,
-            "seeds": [turn["p"]],
-            "asked": ["gym"],
-            "max_df": 12,
-            "per_seed": 500,
-        },
         "erase_delete": {"uid": record, "versions": versions[:1], "ns": ns},
         "erase_tombstones": {
             "rows": [{"uid": f"{ns}/erased/e-0@{AT}", "ref": "e-0"}],
@@ -288,7 +280,6 @@ HOT = [
     "erase_entities_of",
     "erase_tombstones",
     "erase_turn_vectors",
-    "turn_mentions",
     "erase_delete",
     "surviving_spellings",
     "erase_touched_operations",

@@ -186,6 +186,7 @@ def evidence_record(r: Mapping[str, Any]) -> EvidenceRecord:
         r["speaker"],
         r["observed_at"],
         tuple(r.get("times") or ()),
+        tuple(r.get("mentions") or ()),
     )
 
 
@@ -446,23 +447,11 @@ class Neo4jStore(_Reads):
     def unresolved_records(self, ns: str) -> list[EvidenceRecord]:
         return [self._record(r) for r in self.run("unresolved_records", {"ns": ns})]
 
-    def mentioned_with(
-        self, ns: str, seeds: Sequence[int], asked: Sequence[str], max_df: int, per_seed: int
-    ) -> list[tuple[int, int, int]]:
-        asked = list(asked)
+    def stored_mentions(self, ns: str, words: Sequence[str]) -> list[str]:
+        words = list(words)
         if self.sealer is not None:  # a sealed record's mentions are keyed hashes
-            asked += self.sealer.hashed(ns, asked)
-        rows = self.run(
-            "turn_mentions",
-            {
-                "ns": ns,
-                "seeds": list(seeds),
-                "asked": asked,
-                "max_df": max_df,
-                "per_seed": per_seed,
-            },
-        )
-        return [(int(r["rank"]), int(r["pos"]), int(r["df"])) for r in rows]
+            words += self.sealer.hashed(ns, words)
+        return words
 
     # -- read path B: blocks ------------------------------------------------------------
     def watermark(self, ns: str) -> Watermark:
