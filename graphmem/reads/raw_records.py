@@ -8,7 +8,9 @@ session date, English words by their Snowball stems and Korean by Kiwi morphemes
 turns of people the question names are boosted; and a chosen turn brings its neighbours
 in the same session (a question is often answered across a question and its reply),
 scored below the turns that matched. With an embedder, the records closest to the question
-by meaning join the lexical ranking by reciprocal rank fusion.
+by meaning join the lexical ranking by reciprocal rank fusion. Then the ranking traverses:
+the records that mention what the best ones mention (their rarer words, read with them
+from the graph's ``MENTIONS``) join it too.
 """
 
 from __future__ import annotations
