@@ -4,6 +4,6 @@
 UNWIND $rows AS r
 MATCH (e:Evidence {uid: r.uid})
 UNWIND r.keys AS key
-MERGE (m:Mention {uid: r.ns + '/' + key})
-  ON CREATE SET m.ns = r.ns, m.key = key
+MERGE (m:Mention {uid: $ns + '/' + key})
+  ON CREATE SET m.ns = $ns, m.key = key
 CREATE (e)-[:MENTIONS]->(m)

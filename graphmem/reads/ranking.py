@@ -7,6 +7,7 @@ numpy arrays computed once per snapshot, summed per query with array operations.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import threading
@@ -99,16 +100,11 @@ class KoreanMorphemes:
 
 # A record keeps at most this many mentions (a turn rarely holds more content words).
 MAX_MENTIONS = 48
-_MENTION_MORPHEMES: list[KoreanMorphemes] = []
-_MENTION_LOCK = threading.Lock()
 
 
+@functools.cache
 def _mention_morphemes() -> KoreanMorphemes:
-    if not _MENTION_MORPHEMES:
-        with _MENTION_LOCK:
-            if not _MENTION_MORPHEMES:
-                _MENTION_MORPHEMES.append(KoreanMorphemes(cache_size=0))
-    return _MENTION_MORPHEMES[0]
+    return KoreanMorphemes(cache_size=0)  # texts of every namespace pass: none is kept
 
 
 def mention_keys(text: str, names: Sequence[str] = ()) -> list[str]:

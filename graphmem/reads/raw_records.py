@@ -15,6 +15,7 @@ from the graph's ``MENTIONS``) join it too.
 
 from __future__ import annotations
 
+import heapq
 import logging
 import math
 import re
@@ -252,7 +253,7 @@ class RawRecordIndex:
         whose turns share a thing with each other ("coconut milk") but not with the
         question. A shared word counts by its rarity (idf), a seed by its rank."""
         w = self.weights
-        seeds = sorted(scores, key=lambda i: -scores[i])[: w.walk_seeds]
+        seeds = heapq.nlargest(w.walk_seeds, scores, key=scores.__getitem__)
         n = len(self.records)
         max_df = min(w.walk_df_cap, max(3, round(w.walk_df_share * n)))
         asked = mention_keys(question)
@@ -268,7 +269,9 @@ class RawRecordIndex:
             for rows in sorted(shared, key=len):
                 idf = math.log(n / len(rows))
                 for t in rows:
-                    if t != seed and room > 0:
+                    if room == 0:
+                        break
+                    if t != seed:
                         reached[t] = reached.get(t, 0.0) + idf / (1 + rank)
                         room -= 1
         if not reached:

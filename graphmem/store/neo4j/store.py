@@ -643,16 +643,12 @@ class Neo4jStore(_Reads):
         def run(name: str, **params: Any) -> None:
             tx.run(cypher(name), params).consume()
 
-        mentions = [
-            {"uid": r["uid"], "ns": ns, "keys": r["mentions"]}
-            for r in evidence
-            if r.get("mentions")
-        ]
+        mentions = [{"uid": r["uid"], "keys": r["mentions"]} for r in evidence if r.get("mentions")]
         evidence = [{k: v for k, v in r.items() if k != "mentions"} for r in evidence]
         for chunk in _chunks(evidence):
             run("write_evidence", rows=chunk)
         for chunk in _chunks(mentions, 2000):
-            run("write_mentions", rows=chunk)
+            run("write_mentions", rows=chunk, ns=ns)
         if any(r.get("parse") == "unresolved" for r in evidence):
             run("raw_changed", ns=ns)
         names: dict[str, str] = {}
