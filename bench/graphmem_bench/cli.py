@@ -569,6 +569,7 @@ SPLITS = {
     "round11": "block_requests_round11",
     "round12": "block_requests_round12",
     "round13": "block_requests_round13",
+    "round14": "block_requests_round14",
     "heldout": "block_requests_heldout",
 }
 
@@ -581,7 +582,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ … _round13/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round14/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -589,9 +590,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2 … round13: block_requests/, block_requests_round2/ … "
-    "_round13/ (read while building); heldout: block_requests_heldout/ "
-    "(round 14, never read).",
+    help="dev, round2 … round14: block_requests/, block_requests_round2/ … "
+    "_round14/ (read while building); heldout: block_requests_heldout/ "
+    "(round 15, never read).",
 )
 @click.option(
     "--mode",
