@@ -60,6 +60,11 @@ from graphmem.reads.request_reading import (
         ("Jake랑 lunch 어디서?", {"place"}),
         ("how many weeks is the course", {"duration", "quantity"}),
         ("바게트 2차 얼마나 둬요?", {"money", "quantity", "duration"}),
+        # "which" with a place noun, perhaps after words that say which kind of it.
+        ("which ward is she on?", {"place"}),
+        ("which clinic room is the review in?", {"place"}),
+        ("what gate do we board from", {"place"}),
+        ("which day is room 4 free?", {"date", "datetime"}),
     ],
 )
 def test_the_asked_answer_type(request_text: str, asked: set[str]) -> None:

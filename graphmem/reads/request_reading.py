@@ -47,6 +47,20 @@ __all__ = [
 
 AnswerType = str  # time, date, datetime, place, money, person, quantity, duration, text
 
+# "which (clinic) room", "which gate": up to two words that say which kind of it, then a
+# noun for a place. The words may not be verbs or articles ("which day is room 4 free?"
+# asks a day).
+_MODIFIERS = (
+    r"(?:(?!(?:is|are|was|were|do|does|did|will|can|the|a|an|of|to|for|on|in|at)\b)"
+    r"[a-z]+\s+){0,2}"
+)
+_PLACE_NOUN = (
+    _MODIFIERS + r"(?:room|place|venue|address|floor|building|spot|restaurant|cafe|hotel|"
+    r"office|location|ward|gate|platform|station|terminal|exit|entrance|hall|court|pitch|"
+    r"gym|studio|branch|site|bay|dock|berth|pier|car\s+park|campsite|clinic|hospital|"
+    r"church|pub|bar|shop|store|centre|center|warehouse|depot|airport)\b"
+)
+
 # Words that ask what is paid, with no question word ("Gordon's fee", "견적 나왔어?").
 _PAID_ASKED = (
     r"\b(?:fees?|charg(?:e|es|ed|ing)|paying|quoted?|budget|rent|wages?|salary)\b|"
@@ -101,9 +115,9 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
         # "어느 교수님": which person.
         (r"어느\s*(?:교수|선생|분|사람|기사|강사|코치|쌤|의사|담당)", {"person"}),
         (
-            r"\bwhere\b|\bwhere'?s\b|\bwhich\s+(?:room|place|venue|address|floor|building|spot|"
-            r"restaurant|cafe|hotel|office|location)\b|\bwhat\s+(?:room|address|place|venue|"
-            r"location)\b|(?<!email )(?<!e-mail )(?<!ip )(?<!web )\baddress\b|\bpostcode\b|"
+            r"\bwhere\b|\bwhere'?s\b|\bwhich\s+" + _PLACE_NOUN + r"|\bwhat\s+(?:room|address|place|"
+            r"venue|location)\b|\bwhat\s+" + _MODIFIERS + r"(?:room|ward|platform|gate|floor)\b|"
+            r"(?<!email )(?<!e-mail )(?<!ip )(?<!web )\baddress\b|\bpostcode\b|"
             r"\bzip\s*code\b|어디|장소|주소|위치|"
             # "어느 강의실", "어느 역에서": which place.
             r"어느\s*(?:방|곳|장소|건물|층|식당|카페|지점|강의실|회의실|교실|호실|전시실|관|동네|"
