@@ -652,6 +652,48 @@ def test_a_price_is_not_a_count_nor_a_count_a_price(memory):
     assert "$300" in b.text, b
 
 
+def test_a_fact_is_found_by_the_name_it_is_kept_under(memory):
+    """The message behind a fact need not say what the fact is about ("원비는 월 48만원",
+    kept as 수학 원비): the block's ranking reads the relation's name too, so a partner who
+    never took part in that talk is still served it."""
+    memory.ingest(
+        [
+            Record(
+                "길승재: 원비는 월 48만원입니다.",
+                speaker="길승재",
+                participants=("길승재", "탁현준"),
+                observed_at="2026-03-02",
+                facts=(Fact("탁서아", "수학 원비", "월 48만원"),),
+            ),
+            Record(
+                "오승재: 어머님, 3월 원비는 36만원입니다.",
+                speaker="오승재",
+                participants=("오승재", "노미연"),
+                observed_at="2026-03-03",
+                facts=(Fact("탁서아", "영어 원비", "월 36만원"),),
+            ),
+            Record(
+                "Coach Dana: it's £60 a term, payable by the 1st",
+                speaker="Dana Ruiz",
+                participants=("Dana Ruiz", "Rosa Lopez"),
+                observed_at="2026-03-02",
+                facts=(Fact("Mia Lopez", "swim club fee", "£60 a term"),),
+            ),
+            Record(
+                "Ben: sessions are £30 each, pay on the day",
+                speaker="Ben Hart",
+                participants=("Ben Hart", "Carl Lopez"),
+                observed_at="2026-03-03",
+                facts=(Fact("Mia Lopez", "maths tutor fee", "£30 per session"),),
+            ),
+        ]
+    )
+    b = memory.block("수학은 한 달에 얼마 내?", "노미연", now="2026-03-05")
+    assert "48만원" in b.text and "36만원" not in b.text, b
+    b = memory.block("how much is the swim club?", "Carl Lopez", now="2026-03-05")
+    assert "£60" in b.text and "£30" not in b.text, b
+
+
 def test_how_a_korean_name_is_called_tells_namesakes_apart(memory):
     # Two 소연s: the older one everyone calls 소연 언니, and Dahae's friend she calls
     # 소연아. Dahae talks with both alike, so her ties decide nothing; the form does.

@@ -31,7 +31,7 @@ __all__ = [
     "snapshot_tokenizer",
 ]
 
-FIELD_WEIGHTS = {"body": 1.0, "entity": 2.5, "participant": 2.0}
+FIELD_WEIGHTS = {"body": 1.0, "entity": 2.5, "participant": 2.0, "relation": 1.0}
 RANK_DEPTH = 64  # lines kept from the ranking before identity filters and the gate
 
 
@@ -50,11 +50,13 @@ def snapshot_tokenizer(
 def _field_values(
     text: str, facts: tuple[tuple[str, str, str], ...], participants: tuple[str, ...]
 ) -> dict[str, str]:
-    """A record's BM25F fields: its text, its facts' subjects, its participants."""
+    """A record's BM25F fields: its text, its facts' subjects, its participants and the
+    names its facts are kept under ("수학 원비" finds the fee its message calls 원비)."""
     return {
         "body": text,
         "entity": " ".join(dict.fromkeys(s for s, _, _ in facts)),
         "participant": " ".join(participants),
+        "relation": " ".join(dict.fromkeys(r.replace("_", " ") for _, r, _ in facts)),
     }
 
 
