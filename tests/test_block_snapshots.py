@@ -82,6 +82,11 @@ def test_top_and_scores_equal_a_brute_force_reference(case):
     for i, s in scores.items():
         assert s == pytest.approx(brute[i], rel=1e-9, abs=1e-9), (i, q, docs)
 
+    # Any documents scored alone (in any order, repeated) score as the whole ranking does.
+    some = np.array([i for i in range(len(docs)) for _ in (0, 1)][::-1], dtype=np.int32)
+    alone = ix.score_docs(q, some).tolist()
+    assert alone == [scores.get(i, 0.0) for i in some.tolist()], (q, docs)
+
     got = ix.top(q, depth, order)
     ids = [i for i, _ in got]
     assert len(ids) == len(set(ids)) == min(depth, len(brute))

@@ -296,6 +296,20 @@ class BM25F:
             acc[ids] = 0.0  # clean for the next query, whatever happened
             self._scratch.append(acc)
 
+    def score_docs(self, query: str, docs: np.ndarray) -> np.ndarray:
+        """The scores of the documents ``docs`` alone, as ``top`` scores them: each term's
+        row (documents ascending) is searched for them, not summed."""
+        out = np.zeros(len(docs), dtype=np.float64)
+        if not len(docs):
+            return out
+        for t in self._query_rows(query):
+            a, z = int(self._indptr[t]), int(self._indptr[t + 1])
+            row = self._docs[a:z]
+            at = np.minimum(np.searchsorted(row, docs), len(row) - 1)
+            hit = row[at] == docs
+            out[hit] += self._contrib[a + at[hit]]
+        return out
+
     def scores(self, query: str) -> dict[int, float]:
         """Scores of every document sharing a term with the query."""
         ids, scores = self.matches(query)

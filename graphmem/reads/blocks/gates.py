@@ -1,6 +1,6 @@
 """Block policy: which of the index's lines a request is served, as pure functions.
 
-``compose(snapshot, request, ranked, policy) -> Block`` applies identity (which of
+``compose(snapshot, request, ranking, policy) -> Block`` applies identity (which of
 several people a name means) and then a gate: ``reading`` serves only lines whose fact
 answers the request as read (a value of the asked type, about the asked topic, of the
 person asked about); ``slot`` and ``margin`` are the simpler gates benchmarks compare
@@ -43,7 +43,7 @@ from graphmem.reads.blocks.answer_head import (
     bundled_plain_head,
     plain_pick,
 )
-from graphmem.reads.blocks.index import BlockSnapshot
+from graphmem.reads.blocks.index import BlockSnapshot, Ranking
 from graphmem.reads.request_reading import (
     FactMatch,
     RequestReading,
@@ -157,10 +157,10 @@ def _the_partner(as_stored: str | None, namesakes: Sequence[str]) -> list[str]:
 def compose(
     snap: BlockSnapshot,
     req: BlockRequest,
-    ranked: list[tuple[ActiveRecord, float]],
+    ranking: Ranking,
     policy: GatePolicy,
 ) -> Block:
-    """The block for ``req``: identity filters on ``ranked`` (the index's best lines),
+    """The block for ``req``: identity filters on the ranking (the index's best lines),
     then the gate the request's options name."""
     request, partner, now = req.request, req.partner, str(req.now)
     opts = req.options
@@ -191,6 +191,9 @@ def compose(
             excluded |= {e for e in es if e != chosen}
     if not cands and partner:
         posterior[partner] = 1.0
+    if gate == "reading" and identity not in ("hard", "participant"):
+        return read_gate(req, snap, ranking, posterior, excluded, policy)
+    ranked = ranking.rows
     if identity == "hard":
         # The extreme variant: a name means the partner or nobody we know.
         named = {e for es in cands.values() if len(es) > 1 for e in es}
@@ -205,7 +208,8 @@ def compose(
         ex = {normalize_name(e) for e in excluded}
         ranked = [(r, s) for r, s in ranked if not ({normalize_name(e) for e in r.entities} & ex)]
     if gate == "reading":
-        return read_gate(req, snap, ranked, posterior, excluded, policy)
+        filtered = Ranking(snap, request, partner, rows=ranked)
+        return read_gate(req, snap, filtered, posterior, excluded, policy)
     lines = [BlockLine(r, s) for r, s in ranked]
     slot = requested_slot(request, policy.slot_nouns)
     top = lines[:k]
@@ -474,7 +478,7 @@ def _beside(request: str, mention: str) -> str:
 def read_gate(
     req: BlockRequest,
     snap: BlockSnapshot,
-    ranked: list[tuple[ActiveRecord, float]],
+    ranking: Ranking,
     posterior: Mapping[str, float],
     excluded: set[str],
     policy: GatePolicy,
@@ -498,17 +502,24 @@ def read_gate(
         return _empty(f"nothing is stored about {unknown[0]}", posterior)
     if reading.task:
         return _empty("a task for the assistant, not a question to memory", posterior)
-    pool: dict[int, float] = {r.pos: s for r, s in ranked}
-    records = {r.pos: r for r, _ in ranked}
     people = asked or {normalize_name(req.partner)}
     if asked and req.partner and _FIRST_PERSON.search(req.request):
         # "when's my appointment with Karim": the partner is asked about too.
         people = asked = {*asked, normalize_name(req.partner)}
-    for person in people:
-        for i in snap.by_subject.get(person, ()):
-            r = snap.records[i]
-            records.setdefault(r.pos, r)
-            pool.setdefault(r.pos, 0.0)
+    own = [i for person in people for i in snap.by_subject.get(person, ())]
+    pool: dict[int, float] = {}
+    records: dict[int, ActiveRecord] = {}
+    if asked and ranking.whole:
+        # Only the named people's facts may answer: the ranking orders their records,
+        # and the rest of the namespace is not ranked.
+        pool = ranking.scores(own)
+    else:
+        pool = {r.pos: s for r, s in ranking.rows}
+        records = {r.pos: r for r, _ in ranking.rows}
+    for i in own:
+        r = snap.records[i]
+        records.setdefault(r.pos, r)
+        pool.setdefault(r.pos, 0.0)
     ex = {normalize_name(e) for e in excluded}
     facts = [
         (r, subj, rel, value)
@@ -517,7 +528,9 @@ def read_gate(
         if normalize_name(subj) not in ex and (not asked or normalize_name(subj) in asked)
     ]
     if not facts and not any(snap.by_subject.get(p) for p in people):
-        return _plain_text(req, snap, reading, people, ex, policy, posterior, ranked, bool(asked))
+        return _plain_text(
+            req, snap, reading, people, ex, policy, posterior, ranking.rows, bool(asked)
+        )
     return _keyed(req, snap, reading, facts, pool, policy, posterior)
 
 

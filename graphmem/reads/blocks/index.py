@@ -7,6 +7,7 @@ thread or talks to Neo4j.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import time
 from collections import defaultdict
@@ -26,6 +27,7 @@ __all__ = [
     "FIELD_WEIGHTS",
     "RANK_DEPTH",
     "BlockSnapshot",
+    "Ranking",
     "index_fields",
     "record_fields",
     "snapshot_tokenizer",
@@ -214,3 +216,41 @@ class BlockSnapshot:
                 for person in same_name:
                     snap.person_text(person)
         return snap
+
+
+class Ranking:
+    """A request's ranking over a snapshot, made when first read. A request about a
+    named person is answered from that person's own facts: the ranking then only orders
+    lines of equal standing, and ``scores`` gives it for their records without ranking
+    the whole namespace (a thousandth of it, among a thousand namesakes)."""
+
+    def __init__(
+        self,
+        snap: BlockSnapshot,
+        request: str,
+        partner: str,
+        pool: Sequence[ActiveRecord] | None = None,
+        rows: list[tuple[ActiveRecord, float]] | None = None,
+    ) -> None:
+        """``pool``: records read fresh, ranked with the snapshot's statistics; ``rows``:
+        a ranking already made (and filtered)."""
+        self.snap, self.request, self.partner, self.pool = snap, request, partner, pool
+        # Whether the index scores any record of the snapshot (not a pool or given rows).
+        self.whole = pool is None and rows is None
+        if rows is not None:
+            self.__dict__["rows"] = rows
+
+    @functools.cached_property
+    def rows(self) -> list[tuple[ActiveRecord, float]]:
+        """The best lines, best first (``BlockSnapshot.rank``)."""
+        return self.snap.rank(self.request, self.partner, self.pool)
+
+    def scores(self, rows: Sequence[int]) -> dict[int, float]:
+        """The ranking's score of each of the snapshot's records ``rows``, by position."""
+        positions = self.snap.records.pos
+        if not self.whole:
+            ranked = {r.pos: s for r, s in self.rows}
+            return {positions[i]: ranked.get(positions[i], 0.0) for i in rows}
+        query = f"{self.request} {self.partner}"
+        found = self.snap.index.score_docs(query, np.asarray(rows, dtype=np.int32))
+        return {positions[i]: s for i, s in zip(rows, found.tolist(), strict=True)}

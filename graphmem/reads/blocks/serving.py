@@ -41,6 +41,7 @@ from graphmem.reads.blocks.index import (
     FIELD_WEIGHTS,
     RANK_DEPTH,
     BlockSnapshot,
+    Ranking,
     snapshot_tokenizer,
 )
 from graphmem.reads.blocks.vectors import VectorKeeper
@@ -240,7 +241,7 @@ class BlockServer:
                 future = self._fresh.submit(self._fresh_block, req, snap)
             # The snapshot's answer is ready before the deadline is waited on, so a late
             # fresh read costs nothing but the wait.
-            block = compose(snap, req, snap.rank(req.request, req.partner), self.policy)
+            block = compose(snap, req, Ranking(snap, req.request, req.partner), self.policy)
             block = replace(
                 block,
                 snapshot_age_ms=max(0.0, (time.time() - snap.built_at) * 1000),
@@ -264,4 +265,4 @@ class BlockServer:
         if not terms:
             return Block("", [], abstained=True, reason="empty request")
         pool = self.store.fresh_candidates(self.ns, terms, RANK_DEPTH)
-        return compose(snap, req, snap.rank(req.request, req.partner, pool), self.policy)
+        return compose(snap, req, Ranking(snap, req.request, req.partner, pool), self.policy)
