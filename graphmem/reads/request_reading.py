@@ -115,8 +115,9 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
         # "어느 교수님": which person.
         (r"어느\s*(?:교수|선생|분|사람|기사|강사|코치|쌤|의사|담당)", {"person"}),
         (
-            r"\bwhere\b|\bwhere'?s\b|\bwhich\s+" + _PLACE_NOUN + r"|\bwhat\s+(?:room|address|place|"
-            r"venue|location)\b|\bwhat\s+" + _MODIFIERS + r"(?:room|ward|platform|gate|floor)\b|"
+            r"\bwhere\b|\bwhere'?s\b|\bwhich\s+" + _PLACE_NOUN + r"|"
+            r"\bwhat\s+(?:address|place|venue|location)\b|"
+            r"\bwhat\s+" + _MODIFIERS + r"(?:room|ward|platform|gate|floor)\b|"
             r"(?<!email )(?<!e-mail )(?<!ip )(?<!web )\baddress\b|\bpostcode\b|"
             r"\bzip\s*code\b|어디|장소|주소|위치|"
             # "어느 강의실", "어느 역에서": which place.

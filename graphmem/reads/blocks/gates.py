@@ -507,7 +507,7 @@ def read_gate(
         # "when's my appointment with Karim": the partner is asked about too.
         people = asked = {*asked, normalize_name(req.partner)}
     own = [i for person in people for i in snap.by_subject.get(person, ())]
-    pool: dict[int, float] = {}
+    pool: dict[int, float]
     records: dict[int, ActiveRecord] = {}
     if asked and ranking.whole:
         # Only the named people's facts may answer: the ranking orders their records,

@@ -246,11 +246,9 @@ class Ranking:
         return self.snap.rank(self.request, self.partner, self.pool)
 
     def scores(self, rows: Sequence[int]) -> dict[int, float]:
-        """The ranking's score of each of the snapshot's records ``rows``, by position."""
+        """The score of each of the snapshot's records ``rows``, by position, without
+        ranking the rest (a ranking over the ``whole`` snapshot only)."""
         positions = self.snap.records.pos
-        if not self.whole:
-            ranked = {r.pos: s for r, s in self.rows}
-            return {positions[i]: ranked.get(positions[i], 0.0) for i in rows}
         query = f"{self.request} {self.partner}"
         found = self.snap.index.score_docs(query, np.asarray(rows, dtype=np.int32))
         return {positions[i]: s for i, s in zip(rows, found.tolist(), strict=True)}
