@@ -64,6 +64,57 @@ def test_a_fact_nearest_in_meaning_is_never_below_it(n, seed):
     assert x[:, ah.SCALAR_FEATURES.index("nearest")].sum() == 1.0
 
 
+def test_keyed_features_say_where_a_fact_stands_among_the_eligible():
+    rng = np.random.default_rng(2)
+    q = _unit(rng, 1)[0]
+    lines, records = _unit(rng, 4), _unit(rng, 4)
+    args = (q, lines, records, [False] * 4, [True] * 4, [0.0] * 4, False, True)
+    base = ah.features(*args)
+    x = ah.keyed_features(*args, [True, False, True, True])
+    n, k = len(ah.SCALAR_FEATURES), len(ah.KEYED_FEATURES)
+    assert x.shape == (4, n + k + 16)
+    assert np.allclose(x[:, :n], base[:, :n]) and np.allclose(x[:, n + k :], base[:, n:])
+    col = {name: x[:, n + i] for i, name in enumerate(ah.KEYED_FEATURES)}
+    cos = base[:, ah.SCALAR_FEATURES.index("cos")]
+    among = sorted((cos[i], i) for i in (0, 2, 3))
+    (second, _), (best, first) = among[-2], among[-1]
+    assert np.allclose(col["eligible"], np.log1p(3))
+    assert col["first_eligible"].tolist() == [float(i == first) for i in range(4)]
+    assert col["eligible_gap"][first] == pytest.approx(cos[first] - max(second, 0.0), abs=1e-6)
+    others = [i for i in range(4) if i != first]
+    assert np.allclose(col["eligible_gap"][others], cos[others] - best, atol=1e-6)
+    assert col["only_eligible"].tolist() == [0.0] * 4
+    one = ah.keyed_features(*args, [False, True, False, False])
+    assert one[:, n + ah.KEYED_FEATURES.index("only_eligible")].tolist() == [1.0] * 4
+    none = ah.keyed_features(*args, [False] * 4)
+    assert none[:, n + ah.KEYED_FEATURES.index("first_eligible")].sum() == 0.0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.booleans(), min_size=1, max_size=6), st.integers(min_value=0, max_value=2**16))
+def test_the_first_eligible_fact_is_never_behind_another(eligible, seed):
+    rng = np.random.default_rng(seed)
+    n = len(eligible)
+    x = ah.keyed_features(
+        _unit(rng, 1)[0],
+        _unit(rng, n),
+        _unit(rng, n),
+        [False] * n,
+        [True] * n,
+        [0.0] * n,
+        False,
+        True,
+        eligible,
+    )
+    k = len(ah.SCALAR_FEATURES)
+    first = x[:, k + ah.KEYED_FEATURES.index("first_eligible")] == 1.0
+    gap = x[:, k + ah.KEYED_FEATURES.index("eligible_gap")]
+    mask = np.array(eligible)
+    assert first.sum() == (1 if mask.any() else 0)
+    assert not (first & ~mask).any()
+    assert (gap[mask & ~first] <= 1e-6).all()
+
+
 def _head(d: int) -> ah.AnswerHead:
     rng = np.random.default_rng(3)
 
@@ -105,8 +156,8 @@ def test_a_head_of_other_features_or_none_is_not_loaded(tmp_path: Path, monkeypa
 def test_each_kind_of_head_is_read_only_as_itself(tmp_path: Path):
     """The keyed and the plain-text heads may share a feature version: each records its
     kind, and a head of the other kind (or of another width) is not loaded."""
-    scalars = len(ah.SCALAR_FEATURES)
-    plain_scalars = scalars + len(ah.PLAIN_FEATURES)
+    scalars = len(ah.SCALAR_FEATURES) + len(ah.KEYED_FEATURES)
+    plain_scalars = len(ah.SCALAR_FEATURES) + len(ah.PLAIN_FEATURES)
     keyed, plain = tmp_path / "keyed.npz", tmp_path / "plain.npz"
     ah.save_head(_head(scalars + 8), keyed)
     ah.save_head(_head(plain_scalars + 8), plain, plain=True)
@@ -115,6 +166,24 @@ def test_each_kind_of_head_is_read_only_as_itself(tmp_path: Path):
     odd = tmp_path / "odd.npz"
     ah.save_head(_head(scalars + 7), odd)  # not the scalars and two equal products
     assert ah.load_head(odd) is None
+
+
+def test_the_keyed_pick_keeps_from_veto_and_switches_from_serve():
+    p = np.array([0.1, 0.6, 0.3])
+    everyone = np.ones(3, dtype=bool)
+    assert ah.keyed_pick(p, 2, False, everyone, veto=0.25, serve=0.5) is None  # kept
+    assert ah.keyed_pick(p, 0, False, everyone, veto=0.25, serve=0.5) == 1  # switches
+    assert ah.keyed_pick(p, 0, True, everyone, veto=0.25, serve=0.5) is None  # all words
+    assert ah.keyed_pick(p, 0, False, everyone, veto=0.25, serve=0.7) == "none"
+    assert ah.keyed_pick(p, -1, False, everyone, veto=0.25, serve=0.5) == 1  # fills
+    assert ah.keyed_pick(p, -1, False, everyone, veto=0.25, serve=0.7) is None  # stays empty
+    # The head's own pick needs ``serve``: the gate's fact below ``veto`` but the head's
+    # best from ``serve`` stands.
+    assert ah.keyed_pick(p, 1, False, everyone, veto=0.7, serve=0.5) is None
+    # Only an eligible fact is served, however likely another.
+    only_first = np.array([True, False, False])
+    assert ah.keyed_pick(p, -1, False, only_first, veto=0.25, serve=0.5) is None
+    assert ah.keyed_pick(p, 2, False, np.zeros(3, dtype=bool), veto=0.5, serve=0.2) == "none"
 
 
 def test_the_plain_pick_follows_serve_and_leaves_whole_topic_words():
@@ -133,9 +202,10 @@ def test_the_bundled_head_is_for_the_bundled_model():
     head = ah.bundled_head()
     assert head is not None, "graphmem ships graphmem/reads/blocks/data/answer_head.npz"
     assert head.model == BundledE5.name
-    n = len(ah.SCALAR_FEATURES) + 2 * 384
+    n = len(ah.SCALAR_FEATURES) + len(ah.KEYED_FEATURES) + 2 * 384
     assert head.english.weights.shape == (n,) and head.korean.weights.shape == (n,)
-    assert 0.0 <= head.english.veto < head.english.serve
+    for weights in (head.english, head.korean):
+        assert 0.0 <= weights.veto < 1.0 and 0.0 < weights.serve < 1.0
 
 
 def test_the_bundled_plain_text_head_reads_its_own_features():

@@ -6,8 +6,9 @@ fact's features, which facts were eligible, and the gate's own best line before 
 head. A fact is labelled by the set's gold. One logistic model per language (L2, plain
 gradient descent over standardised features) is cross-validated leaving one round out:
 for each penalty and each pair of decision points (``veto``, ``serve``), the held-out
-round's requests are decided as the gate would with the head — its best line dropped
-below ``veto`` unless whole-topic words chose it, an empty block filled from ``serve`` —
+round's requests are decided as the gate would with the head — its best line kept from
+``veto`` or when whole-topic words chose it, else the head's best eligible fact from
+``serve``, else nothing —
 and scored as right when a gold line is served or, with no gold, nothing is. The best
 setting is fitted on every round and saved.
 
@@ -35,8 +36,8 @@ from graphmem.reads.blocks.answer_head import AnswerHead, HeadSample, HeadWeight
 from graphmem_bench import block_requests as br
 
 PENALTIES = (0.003, 0.01, 0.03)
-VETOES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
-SERVES = (0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.1)
+VETOES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
+SERVES = (0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.1)
 # Plain text: the head picks the record it gives at least this; below it, nothing is
 # served (the gate's own record too), unless whole-topic words chose that record.
 PLAIN_SERVES = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 1.1)
@@ -142,9 +143,10 @@ def _train(items: list[Labelled], penalty: float) -> HeadWeights:
         np.array([r in g for r, e in zip(s.record_ids, s.eligible, strict=True) if e])
         for s, g in zip(used, golds, strict=True)
     ]
-    scalars = len(answer_head.SCALAR_FEATURES)
-    if used and used[0].plain:
-        scalars += len(answer_head.PLAIN_FEATURES)
+    plain = bool(used) and used[0].plain
+    scalars = len(answer_head.SCALAR_FEATURES) + len(
+        answer_head.PLAIN_FEATURES if plain else answer_head.KEYED_FEATURES
+    )
     return fit(np.concatenate(xs), np.concatenate(ys).astype(np.float64), penalty, scalars=scalars)
 
 
@@ -152,20 +154,14 @@ def decide(it: Labelled, p: np.ndarray, veto: float, serve: float) -> str | None
     """The record served first, as the gate decides with the head (plain text: the
     head picks from ``serve``, ``veto`` unused)."""
     s = it.sample
+    top = s.record_ids.index(s.top) if s.top is not None else -1
     if s.plain:
-        top = s.record_ids.index(s.top) if s.top is not None else -1
         pick = answer_head.plain_pick(p, top, s.top_by_all_words, serve)
-        if pick is None:
-            return s.top
-        return None if pick == "none" else s.record_ids[int(pick)]
-    if s.top is not None:
-        if s.top_by_all_words:
-            return s.top
-        return None if p[s.record_ids.index(s.top)] < veto else s.top
-    if not s.eligible.any():
-        return None
-    best = int(np.where(s.eligible, p, -1.0).argmax())
-    return s.record_ids[best] if p[best] >= serve else None
+    else:
+        pick = answer_head.keyed_pick(p, top, s.top_by_all_words, s.eligible, veto, serve)
+    if pick is None:
+        return s.top
+    return None if pick == "none" else s.record_ids[int(pick)]
 
 
 def right(it: Labelled, served: str | None) -> bool:
@@ -188,8 +184,11 @@ def cross_validate(items: list[Labelled]) -> dict[str, Any]:
                 probs += [
                     (it, model.probability(it.sample.features)) for it in mine if it.round == held
                 ]
+            # The head's own pick needs at least what keeps the gate's: veto <= serve.
             points = (
-                ((0.0, s) for s in PLAIN_SERVES) if plain else itertools.product(VETOES, SERVES)
+                ((0.0, s) for s in PLAIN_SERVES)
+                if plain
+                else ((v, s) for v, s in itertools.product(VETOES, SERVES) if v <= s)
             )
             for veto, serve in points:
                 scores[(penalty, veto, serve)] = sum(

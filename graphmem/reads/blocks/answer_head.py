@@ -5,15 +5,16 @@ are partial ("what colour are the cabinets" and the cabinets' delivery date) or 
 it serves lines that do not answer and leaves answerable requests empty. The head is a
 logistic model over the request's and the fact's multilingual-e5-small vectors (their
 cosines and their element-wise products, so it learns which directions of meaning must
-agree), the words found, the answer type and the fact's rank — one model per language,
-fitted on the development splits of the blind block requests and cross-validated by
-round (``graphmem-bench fit-answer-head``). It only corrects the gate: a fact whose
-relation and record cover every word of the request's topic is served without it (and
-without an embedding); the gate's best line by partial words or by meaning is dropped
-when the head gives it less than ``veto``; an empty block is filled with the best
-eligible fact when the head gives it at least ``serve``. Eligible facts are always of
-the asked type, of the person asked about, and not of another kind: the head never
-decides emptiness from closeness alone.
+agree), the words found, the answer type and the fact's rank among all the person's
+facts and among those it may serve — one model per language, fitted on the development
+splits of the blind block requests and cross-validated by round (``graphmem-bench
+fit-answer-head``). It only corrects the gate: a fact whose relation and record cover
+every word of the request's topic is served without it (and without an embedding); the
+gate's best line by partial words or by meaning stands when the head gives it at least
+``veto``; otherwise (or when the gate found none) the head's best eligible fact is
+served when the head gives it at least ``serve``, and nothing when not. Eligible facts
+are always of the asked type or named by the request's words, of the person asked
+about, and not of another kind: the head never decides emptiness from closeness alone.
 
 Plain text (nothing keyed about the person) has a head of its own, fitted the same way on
 the development rounds written as plain text: its rows are the person's raw records that state
@@ -41,6 +42,8 @@ __all__ = [
     "bundled_head",
     "bundled_plain_head",
     "features",
+    "keyed_features",
+    "keyed_pick",
     "load_head",
     "observing",
     "plain_features",
@@ -48,8 +51,9 @@ __all__ = [
     "save_head",
 ]
 
-# Changes whenever ``features`` changes: a saved head of another version is not loaded.
-FEATURES_VERSION = 1
+# Changes whenever ``keyed_features`` (or ``features`` under it) changes: a saved head
+# of another version is not loaded.
+FEATURES_VERSION = 2
 # ... and whenever ``plain_features`` changes, for the plain-text head.
 PLAIN_FEATURES_VERSION = 1
 # The scalar features ahead of the vector products (their names, for the fit's report).
@@ -141,6 +145,52 @@ def features(
     return np.concatenate([scalars, lines * query, records * query], axis=1).astype(np.float32)
 
 
+KEYED_FEATURES = (
+    "eligible",
+    "first_eligible",
+    "eligible_gap",
+    "only_eligible",
+)
+
+
+def keyed_features(
+    query: np.ndarray,
+    lines: np.ndarray,
+    records: np.ndarray,
+    words_found: Sequence[bool],
+    typed: Sequence[bool],
+    coverage: Sequence[float],
+    korean: bool,
+    asks_a_type: bool,
+    eligible: Sequence[bool] | np.ndarray,
+) -> np.ndarray:
+    """The keyed head's rows: ``features``, then where each fact stands among the facts
+    the head may serve (``eligible``: of the asked type or named by the words, not of
+    another kind) — how many there are, whether it is the nearest of them in meaning, how
+    far it is ahead of the next (or behind the nearest), whether it is the only one. "What
+    is Kris charging?" when Kris has one fee is another question than when Kris has
+    three."""
+    base = features(query, lines, records, words_found, typed, coverage, korean, asks_a_type)
+    cos = base[:, SCALAR_FEATURES.index("cos")]
+    mask = np.asarray(eligible, dtype=bool)
+    count = int(mask.sum())
+    among = np.where(mask, cos, -1.0)
+    best = float(among.max()) if count else 0.0
+    second = float(np.partition(among, -2)[-2]) if count > 1 else 0.0
+    first = mask & (among >= best - 1e-9)
+    extras = np.stack(
+        [
+            np.full(len(cos), np.log1p(count)),
+            first,
+            np.where(first, cos - max(second, 0.0), cos - best),
+            np.full(len(cos), 1.0 if count == 1 else 0.0),
+        ],
+        axis=1,
+    )
+    scalars = len(SCALAR_FEATURES)
+    return np.concatenate([base[:, :scalars], extras, base[:, scalars:]], axis=1).astype(np.float32)
+
+
 PLAIN_FEATURES = (
     "newest",
     "said_by_them",
@@ -180,6 +230,26 @@ def plain_features(
     )
     scalars = len(SCALAR_FEATURES)
     return np.concatenate([base[:, :scalars], extras, base[:, scalars:]], axis=1)
+
+
+def keyed_pick(
+    p: np.ndarray,
+    top: int,
+    by_all_words: bool,
+    eligible: np.ndarray,
+    veto: float,
+    serve: float,
+) -> int | str | None:
+    """The keyed head's decision over its facts' probabilities ``p``, the gate's best fact
+    ``top`` (-1: none): None leaves the gate's decision (whole-topic words chose, or the
+    head gives the gate's fact at least ``veto``), an index is the fact to serve instead
+    (the head's best eligible fact, from ``serve``), "none" serves nothing."""
+    if top >= 0 and (by_all_words or p[top] >= veto):
+        return None
+    best = int(np.where(eligible, p, -1.0).argmax()) if eligible.any() else -1
+    if best >= 0 and p[best] >= serve:
+        return None if best == top else best
+    return "none" if top >= 0 else None
 
 
 def plain_pick(p: np.ndarray, top: int, by_all_words: bool, serve: float) -> int | str | None:
@@ -269,7 +339,7 @@ def load_head(path: Path, plain: bool = False) -> AnswerHead | None:
         version = PLAIN_FEATURES_VERSION if plain else FEATURES_VERSION
         if kind != ("plain" if plain else "keyed") or int(z["version"]) != version:
             return None
-        scalars = len(SCALAR_FEATURES) + (len(PLAIN_FEATURES) if plain else 0)
+        scalars = len(SCALAR_FEATURES) + len(PLAIN_FEATURES if plain else KEYED_FEATURES)
 
         def one(lang: str) -> HeadWeights | None:
             weights = z[f"{lang}_weights"]

@@ -41,6 +41,7 @@ from graphmem.reads.blocks.answer_head import (
     HeadSample,
     bundled_head,
     bundled_plain_head,
+    keyed_pick,
     plain_pick,
 )
 from graphmem.reads.blocks.index import BlockSnapshot, Ranking
@@ -693,11 +694,11 @@ def _keyed(
             chosen.append((closeness[i], pool.get(r.pos, 0.0), r.pos, r))
     chosen.sort(key=lambda c: (c[0], c[1], c[2]), reverse=True)
     verdict = _head_verdict(req, reading, facts, matches, other, chosen, rows, policy)
-    if verdict == "veto":
+    if verdict == "none":
         return _empty("the answer head reads no answer in the best line", posterior)
     if isinstance(verdict, int):
         r = facts[verdict][0]
-        chosen = [(closeness[verdict], pool.get(r.pos, 0.0), r.pos, r)]
+        chosen = [(0.0, pool.get(r.pos, 0.0), r.pos, r)]  # the one line served
     if not chosen:
         return _empty(why, posterior)
     best = chosen[0][0]
@@ -719,8 +720,8 @@ def _head_verdict(
     rows: Callable[[], _Rows | None],
     policy: GatePolicy,
 ) -> str | int | None:
-    """The answer head on the gate's decision: "veto" (drop the best line), the index of
-    the fact to serve in an empty block, or None (the gate's decision stands)."""
+    """The answer head on the gate's decision (``keyed_pick``): None leaves it, an index
+    is the fact to serve instead, "none" serves nothing."""
     top = chosen[0][3] if chosen else None
     i_top = next((i for i, (r, *_) in enumerate(facts) if r is top), -1)
     by_all_words = i_top >= 0 and matches[i_top].ok and matches[i_top].coverage >= 1.0
@@ -732,16 +733,17 @@ def _head_verdict(
     if vectors is None:
         return None
     korean = has_hangul(req.request)
-    x = head_mod.features(
+    eligible = np.array(
+        [not o and (m.ok or m.typed) for o, m in zip(other, matches, strict=True)], dtype=bool
+    )
+    x = head_mod.keyed_features(
         *vectors,
         [m.ok for m in matches],
         [m.typed for m in matches],
         [m.coverage for m in matches],
         korean,
         bool(reading.asked),
-    )
-    eligible = np.array(
-        [not o and (m.ok or m.typed) for o, m in zip(other, matches, strict=True)], dtype=bool
+        eligible,
     )
     if observing:
         head_mod.observe(
@@ -759,12 +761,7 @@ def _head_verdict(
         return None
     weights = head.for_request(korean)
     p = weights.probability(x)
-    if i_top >= 0:
-        return "veto" if p[i_top] < weights.veto else None
-    if not eligible.any():
-        return None
-    best = int(np.where(eligible, p, -1.0).argmax())
-    return best if p[best] >= weights.serve else None
+    return keyed_pick(p, i_top, by_all_words, eligible, weights.veto, weights.serve)
 
 
 def _other_kinds(
