@@ -26,6 +26,7 @@ or none — unless words covering the whole topic chose one.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -256,13 +257,9 @@ def plain_pick(p: np.ndarray, top: int, by_all_words: bool, serve: float) -> int
     """The plain-text head's decision over its records' probabilities ``p``, the gate's
     best record ``top`` (-1: none): None leaves the gate's decision (whole-topic words
     chose, or the head agrees), an index is the record to serve instead, "none" serves
-    nothing (no record reaches ``serve``)."""
-    if by_all_words or not len(p):
-        return None
-    best = int(p.argmax())
-    if p[best] < serve:
-        return "none" if top >= 0 else None
-    return None if best == top else best
+    nothing (no record reaches ``serve``): the keyed pick with no veto, every record
+    eligible."""
+    return keyed_pick(p, top, by_all_words, np.ones(len(p), dtype=bool), math.inf, serve)
 
 
 @dataclass(frozen=True)
