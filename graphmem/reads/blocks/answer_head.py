@@ -146,6 +146,13 @@ def features(
     return np.concatenate([scalars, lines * query, records * query], axis=1).astype(np.float32)
 
 
+def _after_scalars(base: np.ndarray, extras: np.ndarray) -> np.ndarray:
+    """``features`` rows with a head's own columns between the scalars and the vector
+    products: the layout ``load_head`` reads (the scalars first, two products last)."""
+    scalars = len(SCALAR_FEATURES)
+    return np.concatenate([base[:, :scalars], extras, base[:, scalars:]], axis=1).astype(np.float32)
+
+
 KEYED_FEATURES = (
     "eligible",
     "first_eligible",
@@ -188,8 +195,7 @@ def keyed_features(
         ],
         axis=1,
     )
-    scalars = len(SCALAR_FEATURES)
-    return np.concatenate([base[:, :scalars], extras, base[:, scalars:]], axis=1).astype(np.float32)
+    return _after_scalars(base, extras)
 
 
 PLAIN_FEATURES = (
@@ -229,8 +235,7 @@ def plain_features(
         ],
         axis=1,
     )
-    scalars = len(SCALAR_FEATURES)
-    return np.concatenate([base[:, :scalars], extras, base[:, scalars:]], axis=1)
+    return _after_scalars(base, extras)
 
 
 def keyed_pick(
