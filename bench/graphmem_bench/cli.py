@@ -571,6 +571,7 @@ SPLITS = {
     "round13": "block_requests_round13",
     "round14": "block_requests_round14",
     "round15": "block_requests_round15",
+    "round16": "block_requests_round16",
     "heldout": "block_requests_heldout",
 }
 
@@ -583,7 +584,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ … _round15/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round16/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -591,9 +592,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2 … round15: block_requests/, block_requests_round2/ … "
-    "_round15/ (read while building); heldout: block_requests_heldout/ "
-    "(round 16, never read).",
+    help="dev, round2 … round16: block_requests/, block_requests_round2/ … "
+    "_round16/ (read while building); heldout: block_requests_heldout/ "
+    "(round 17, never read).",
 )
 @click.option(
     "--mode",
