@@ -750,9 +750,102 @@ def test_how_a_korean_name_is_called_tells_namesakes_apart(memory):
         assert not b.lines, b
 
 
-def test_what_a_korean_request_asks_after_the_name_is_no_cue(memory):
-    # Only 한도현 has an exchange stored, but "환전" after "도현이" is what is asked, not
-    # which 도현: 준영 knows both alike, so no guess. "대학생 도현" would be a cue.
+def test_a_title_said_where_both_namesakes_are_tells_neither_apart(memory):
+    # Two 은혜s sing in 예솔's choir, and 예솔 talks with each alike. "지휘자" is said
+    # where both are (the conductor's notice to the choir) and, to 권은혜 alone, where only
+    # she is: read there, it says which 은혜 the conductor is.
+    memory.ingest(
+        [
+            Record(
+                "권은혜 지휘자: 연습은 교육관 3층에서 해요",
+                speaker="권은혜",
+                participants=("권은혜", "마은혜", "심예솔"),
+                observed_at="2026-03-01",
+                facts=(Fact("권은혜", "연습 장소", "교육관 3층"),),
+            ),
+            Record(
+                "권은혜: 저는 21일 토요일에 세미나라 못 와요",
+                speaker="권은혜",
+                participants=("권은혜", "심예솔"),
+                observed_at="2026-03-02",
+                facts=(Fact("권은혜", "불참 날짜", "3월 21일"),),
+            ),
+            Record(
+                "마은혜: 언니 나 28일 토요일은 시험이라 연습 못 가",
+                speaker="마은혜",
+                participants=("마은혜", "심예솔"),
+                observed_at="2026-03-02",
+                facts=(Fact("마은혜", "불참 날짜", "3월 28일"),),
+            ),
+            Record(
+                "지휘자님, 지난주 녹음 파일 올렸어요",
+                speaker="심예솔",
+                participants=("심예솔", "권은혜"),
+                observed_at="2026-03-03",
+            ),
+            Record(
+                "은혜야 시험 잘 보고 와",
+                speaker="심예솔",
+                participants=("심예솔", "마은혜"),
+                observed_at="2026-03-03",
+            ),
+        ]
+    )
+    b = memory.block("은혜 지휘자님 못 오시는 날 언제였지?", "심예솔", now="2026-03-05")
+    assert "21일" in b.text and "28일" not in b.text, b
+    # No cue, and both have a day off stored: no guess.
+    b = memory.block("은혜 빠지는 날 며칠이더라?", "심예솔", now="2026-03-05")
+    assert not b.lines and "unclear" in b.reason, b
+
+
+def _two_mabels(memory):
+    """Roz brings her bike to Mabel Dunne and rides with Mabel Sørensen, alike; only
+    Dunne builds wheels, and both have a shift start stored."""
+    memory.ingest(
+        [
+            Record(
+                "Mabel D: a hand-built wheel takes me about 3 hours",
+                speaker="Mabel Dunne",
+                participants=("Mabel Dunne", "Roz Agbaje"),
+                observed_at="2026-04-01",
+                facts=(Fact("Mabel Dunne", "wheel build time", "about 3 hours"),),
+            ),
+            Record(
+                "Mabel D: I start at 8 on weekdays",
+                speaker="Mabel Dunne",
+                participants=("Mabel Dunne", "Roz Agbaje"),
+                observed_at="2026-04-01",
+                facts=(Fact("Mabel Dunne", "shift start", "8:00"),),
+            ),
+            Record(
+                "Mabel S: my shift starts at 9:30 now",
+                speaker="Mabel Sørensen",
+                participants=("Mabel Sørensen", "Roz Agbaje"),
+                observed_at="2026-04-01",
+                facts=(Fact("Mabel Sørensen", "shift start", "9:30"),),
+            ),
+            Record(
+                "Mabel S: the Surly is back by the door",
+                speaker="Mabel Sørensen",
+                participants=("Mabel Sørensen", "Roz Agbaje"),
+                observed_at="2026-04-02",
+                facts=(Fact("Mabel Sørensen", "bike", "Surly Long Haul Trucker"),),
+            ),
+        ]
+    )
+
+
+def test_the_namesake_whose_memory_answers_is_the_one_meant(memory):
+    # Nothing tells the Mabels apart but what is asked: only one builds wheels.
+    _two_mabels(memory)
+    b = memory.block("how long does Mabel need to build a wheel?", "Roz Agbaje", now="2026-04-05")
+    assert "about 3 hours" in b.text, b
+    # Both have a shift start: no guess.
+    b = memory.block("when does Mabel start?", "Roz Agbaje", now="2026-04-05")
+    assert not b.lines and "unclear" in b.reason, b
+
+
+def _two_dohyeons(memory, *more):
     memory.ingest(
         [
             Record(
@@ -775,10 +868,31 @@ def test_what_a_korean_request_asks_after_the_name_is_no_cue(memory):
                 participants=("마준영", "한도현", "황보도현"),
                 observed_at="2026-03-21",
             ),
+            *more,
         ]
     )
+
+
+def test_what_a_korean_request_asks_after_the_name_is_no_cue(memory, connect, namespace):
+    # "환전" after "도현이" is what is asked, not which 도현 ("대학생 도현" would be a
+    # cue), and 준영 knows both alike. Only 한도현 has an exchange stored, so his answers;
+    # where both have one, no guess.
+    _two_dohyeons(memory)
     b = memory.block("도현이 환전 얼마 했냐 ㅋㅋ", "마준영", now="2026-03-25")
-    assert not b.lines, b
+    assert "800달러" in b.text, b
+    both = connect(f"{namespace}-both")
+    _two_dohyeons(
+        both,
+        Record(
+            "황보도현: 나도 300달러 바꿈",
+            speaker="황보도현",
+            participants=("황보도현", "마준영"),
+            observed_at="2026-03-22",
+            facts=(Fact("황보도현", "환전 금액", "300달러"),),
+        ),
+    )
+    b = both.block("도현이 환전 얼마 했냐 ㅋㅋ", "마준영", now="2026-03-25")
+    assert not b.lines and "unclear" in b.reason, b
 
 
 def test_a_person_whose_name_reads_like_a_day_is_a_person(memory):
@@ -918,6 +1032,29 @@ def test_the_plain_text_head_picks_the_record_that_answers_or_none(
     _noahs_messages(alone)
     assert all(not alone.block(r, "Ines Alvarez", now="2026-04-10").abstained for r in dropped)
     assert all(alone.block(r, "Ines Alvarez", now="2026-04-10").abstained for r in filled)
+
+
+def test_a_plain_record_of_the_asked_type_is_found_by_its_words(connect, namespace):
+    """Nothing keyed and no embedder: words choose the record, which states a date."""
+    mem = connect(namespace, embedder="none")
+    mem.ingest(
+        [
+            Record(
+                "Delia: the wedding is Saturday September 12!",
+                speaker="Delia Fontaine",
+                participants=("Delia Fontaine", "Celeste Varga"),
+                observed_at="2026-03-14",
+            ),
+            Record(
+                "Delia: my first fitting is Saturday May 16 at 11",
+                speaker="Delia Fontaine",
+                participants=("Delia Fontaine", "Celeste Varga"),
+                observed_at="2026-03-20",
+            ),
+        ]
+    )
+    b = mem.block("when's Delia's wedding?", "Celeste Varga", now="2026-04-01")
+    assert "September 12" in b.text and "May 16" not in b.text, b
 
 
 @pytest.mark.xfail(

@@ -299,27 +299,40 @@ UPDATE_TOPIC = 0.88
 PLAIN_KOREAN_SHIFT = 0.03
 
 
+# Cues are read, and namesakes left open tried one by one, for a few namesakes, not for
+# a thousand.
+_FEW_NAMESAKES = 16
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """Whom a request asks about: ``people`` (normalized), and the namesakes of one
+    mention that nothing about them told apart (``open``; the later mentions unread)."""
+
+    people: frozenset[str]
+    open: tuple[str, ...] = ()
+
+
 def _who_is_asked(
     req: BlockRequest,
     snap: BlockSnapshot,
     topic: tuple[str, ...],
     posterior: dict[str, float],
     tau: float,
-) -> set[str] | Block:
-    """The people a request asks about (normalized), or the empty block that says why
-    it cannot tell. A cue points at a namesake ("Minjun from finance": a word found only
-    in one namesake's records); a mention of the partner's own name means the namesake
-    the partner is tied to, or the partner when tied to none; other namesakes are told
-    apart by the identity posterior."""
+) -> _Asked:
+    """The people a request asks about. A cue points at a namesake ("Minjun from
+    finance": a word found only in one namesake's records); a mention of the partner's
+    own name means the namesake the partner is tied to, or the partner when tied to
+    none; other namesakes are told apart by the identity posterior, and those it leaves
+    unsure of are left ``open``."""
     asked: set[str] = set()
     as_stored = snap.stored_name.get(normalize_name(req.partner))
     for mention, es in mention_candidates(req.request, snap.people, snap.families).items():
         if len(es) > 1:
             es = _by_initial(req.request, mention, es)
         if len(es) > 1:
-            cue: dict[str, int] = {}
-            if len(es) <= 16:  # cues are read for a few namesakes, not for a thousand
-                cue = _cues(req.request, mention, es, snap, topic)
+            few = len(es) <= _FEW_NAMESAKES
+            cue = _cues(req.request, mention, es, snap, topic) if few else {}
             top = max(cue.values(), default=0)
             mine = _the_partner(as_stored, es)
             if top and list(cue.values()).count(top) == 1:
@@ -327,7 +340,7 @@ def _who_is_asked(
                 if mine and cue.get(mine[0], 0) == top:
                     chosen = mine[0]
                 es = [chosen]
-            elif len(es) <= 16 and len(called := _by_address(req.request, mention, es, snap)) == 1:
+            elif few and len(called := _by_address(req.request, mention, es, snap)) == 1:
                 es = called
             elif mine:
                 theirs = _partner_or_theirs(mine[0], es, req.partner, snap)
@@ -342,16 +355,18 @@ def _who_is_asked(
                 posterior.update(post)
                 best = max(post, key=post.__getitem__)
                 if post[best] < max(tau, IDENTITY_CONFIDENCE):
-                    return Block(
-                        "",
-                        [],
-                        abstained=True,
-                        posterior=posterior,
-                        reason=f"unclear which of {', '.join(sorted(es))} is meant",
-                    )
+                    # Last, a cue read where each is without the others: a word said
+                    # where both are ("the choir's conductor" writing to a group both
+                    # sing in) tells neither apart, and a word of the topic beside the
+                    # name ("우리 민호 휴가") must not outweigh the partner's ties.
+                    apart = _cues(req.request, mention, es, snap, topic, es) if few else {}
+                    top = max(apart.values(), default=0)
+                    if not top or list(apart.values()).count(top) > 1:
+                        return _Asked(frozenset(asked), tuple(es))
+                    best = max(apart, key=apart.__getitem__)
                 es = [best]
         asked.add(normalize_name(es[0]))
-    return asked
+    return _Asked(frozenset(asked))
 
 
 def _partner_or_theirs(
@@ -436,13 +451,19 @@ def _by_address(request: str, mention: str, namesakes: list[str], snap: BlockSna
 
 
 def _cues(
-    request: str, mention: str, namesakes: list[str], snap: BlockSnapshot, topic: Sequence[str]
+    request: str,
+    mention: str,
+    namesakes: list[str],
+    snap: BlockSnapshot,
+    topic: Sequence[str],
+    apart: Sequence[str] = (),
 ) -> dict[str, int]:
     """For each namesake, how many words said beside the mention ("Yusuf from lumber")
-    are found in what memory holds about that namesake."""
+    are found in what memory holds about that namesake (with ``apart``, only where none
+    of those people take part)."""
     near = _beside(request, mention)
     words = [w for w in topic if w in near]
-    return {e: sum(w in snap.person_text(e) for w in words) for e in namesakes}
+    return {e: sum(w in snap.person_text(e, apart) for w in words) for e in namesakes}
 
 
 def _said_anywhere(snap: BlockSnapshot, word: str) -> bool:
@@ -489,13 +510,77 @@ def read_gate(
     about. Facts are served where the person has any; else (plain text, nothing keyed)
     the newest raw record on the topic. ``excluded`` are people whose facts are never
     served (namesakes are told apart here, by ``_who_is_asked``)."""
-    opts = req.options
     reading = read_request(req.request, snap.person_words)
     posterior = dict(posterior)
-    who = _who_is_asked(req, snap, reading.topic, posterior, opts.tau)
-    if isinstance(who, Block):
-        return who
-    asked = who
+    who = _who_is_asked(req, snap, reading.topic, posterior, req.options.tau)
+    if who.open:
+        return _by_answer(req, snap, ranking, reading, who, posterior, excluded, policy)
+    return _answer(req, snap, ranking, reading, set(who.people), posterior, excluded, policy)
+
+
+def _by_answer(
+    req: BlockRequest,
+    snap: BlockSnapshot,
+    ranking: Ranking,
+    reading: RequestReading,
+    who: _Asked,
+    posterior: dict[str, float],
+    excluded: set[str],
+    policy: GatePolicy,
+) -> Block:
+    """Namesakes nothing told apart: the one whose memory answers the request when only
+    one of them has anything that could ("how long does Mabel need to build a wheel?"
+    of two Mabels, only one of whom said how long anything takes); else unclear."""
+    unclear = Block(
+        "",
+        [],
+        abstained=True,
+        posterior=posterior,
+        reason=f"unclear which of {', '.join(sorted(who.open))} is meant",
+    )
+    if len(who.open) > _FEW_NAMESAKES or reading.task:
+        return unclear
+    names = [normalize_name(e) for e in who.open]
+    could = [n for n in names if _could_answer(req, snap, reading, n, policy)]
+    if len(could) != 1:
+        return unclear
+    asked = {*who.people, could[0]}
+    block = _answer(req, snap, ranking, reading, asked, posterior, excluded, policy)
+    return block if block.lines else unclear
+
+
+def _could_answer(
+    req: BlockRequest, snap: BlockSnapshot, reading: RequestReading, person: str, policy: GatePolicy
+) -> bool:
+    """Whether anything of a person's could answer the request: a current fact of the
+    asked type or named by its words, not of another kind; with no facts, a record of
+    theirs stating a value of the asked type."""
+    records = [snap.records[i] for i in snap.by_subject.get(person, ())]
+    facts = [
+        (r, subj, rel, value)
+        for r in records
+        for subj, rel, value in r.facts
+        if normalize_name(subj) == person
+    ]
+    if facts:
+        other, matches = _read_facts(req, snap, reading, facts, policy)
+        return any(not o and (m.ok or m.typed) for o, m in zip(other, matches, strict=True))
+    return any(
+        accepts(reading, text_types(snap.records[i].text)) for i in snap.by_person.get(person, ())
+    )
+
+
+def _answer(
+    req: BlockRequest,
+    snap: BlockSnapshot,
+    ranking: Ranking,
+    reading: RequestReading,
+    asked: set[str],
+    posterior: Mapping[str, float],
+    excluded: set[str],
+    policy: GatePolicy,
+) -> Block:
+    """The block for a request about ``asked`` (none named: the partner)."""
     # A name no record says ("when does Marco land?"); a word the records use is some
     # thing or someone memory has heard of ("is Shingrix in stock?").
     unknown = [n for n in reading.unknown_people if not _said_anywhere(snap, n)]
@@ -610,17 +695,15 @@ def _served(lines: list[BlockLine], req: BlockRequest, posterior: Mapping[str, f
     )
 
 
-def _keyed(
+def _read_facts(
     req: BlockRequest,
     snap: BlockSnapshot,
     reading: RequestReading,
     facts: list[tuple[ActiveRecord, str, str, str]],
-    pool: Mapping[int, float],
     policy: GatePolicy,
-    posterior: Mapping[str, float],
-) -> Block:
-    """The person's current facts that answer the request."""
-    why = "no current line states what the request asks"
+) -> tuple[list[bool], list[FactMatch]]:
+    """For each fact, whether the request asks about another kind of its thing, and how
+    the fact matches the request as read."""
     abouts = [about(policy, rel, r.text) for r, _subj, rel, _value in facts]
 
     # "the petty cash card" is not the fuel card: a fact of another kind is no answer,
@@ -658,6 +741,21 @@ def _keyed(
         matches = [found.get(i, unnamed) for i in range(len(facts))]
     else:
         matches = [found[i] if i in found else match(i) for i in range(len(facts))]
+    return other, matches
+
+
+def _keyed(
+    req: BlockRequest,
+    snap: BlockSnapshot,
+    reading: RequestReading,
+    facts: list[tuple[ActiveRecord, str, str, str]],
+    pool: Mapping[int, float],
+    policy: GatePolicy,
+    posterior: Mapping[str, float],
+) -> Block:
+    """The person's current facts that answer the request."""
+    why = "no current line states what the request asks"
+    other, matches = _read_facts(req, snap, reading, facts, policy)
     for m in matches:
         if not m.ok and not m.typed and m.reason:
             why = f"no current line answers: {m.reason}"
@@ -865,14 +963,18 @@ def _plain_text(
         ),
         key=lambda r: r.pos,
     )
+    stated = {r.pos: text_types(r.text) for r in candidates}
     typed = [
-        r
-        for r in candidates
-        if accepts(reading, text_types(r.text)) and not sets_aside(reading, r.text)
+        r for r in candidates if accepts(reading, stated[r.pos]) and not sets_aside(reading, r.text)
     ]
     if not typed or (not reading.asked and not reading.topic):
         return _empty("no record of theirs states what the request asks", posterior)
-    words = [match_fact(reading, "text", r.text, r.text) for r in typed]
+    # A record is matched as stating the types its values have the form of: "the wedding
+    # is Saturday September 12" answers "when's the wedding?" by its words too. A place
+    # or a person has no form, so words alone never say a record names one.
+    words = [
+        match_fact(reading, "text", r.text, r.text, stated[r.pos] - _ANY_RECORD) for r in typed
+    ]
     q = vectors = np.zeros((0, 0), dtype=np.float32)
     if policy.meaning is None:
         closeness = [m.coverage if m.ok else 0.0 for m in words]

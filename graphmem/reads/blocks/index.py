@@ -98,31 +98,48 @@ class BlockSnapshot:
     # Korean family name -> the people who have it ("황보쌤", "김 대리님").
     families: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
-    _texts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    _texts: dict[tuple[str, frozenset[str]], str] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
-    def person_text(self, person: str) -> str:
+    def person_text(self, person: str, apart_from: Sequence[str] = ()) -> str:
         """Everything said in the records a person is in and the names of their facts,
         case-folded: where the reading gate looks for a cue that tells namesakes apart.
-        Built on first use (only namesakes need it), a bounded number kept."""
+        With ``apart_from``, only the records none of those people takes part in: a word
+        said where both namesakes are ("the choir's conductor" writing to a group both
+        sing in) tells neither apart. Built on first use (only namesakes need it), a
+        bounded number kept."""
         key = normalize_name(person)
-        text = self._texts.get(key)
+        others = frozenset(normalize_name(o) for o in apart_from) - {key}
+        text = self._texts.get((key, others))
         if text is None:
             texts, facts = self.records.texts, self.records.facts
-            said = [texts[i] for i in self.by_person.get(key, ())]
+            kept = [i for i in self.by_person.get(key, ()) if not others & self._present(i)]
+            said = [texts[i] for i in kept]
             # The names of the person's own facts too: namesakes mostly have the same
             # things stored ("shift start" for both Yusufs), so a word of what is asked
             # is then found for each of them and tells none apart.
             said += [
                 rel.replace("_", " ")
                 for i in self.by_subject.get(key, ())
+                if not others & self._present(i)
                 for subj, rel, _ in facts[i]
                 if normalize_name(subj) == key
             ]
             text = "\n".join(t.casefold() for t in said)
             if len(self._texts) >= 4096:
                 self._texts.clear()
-            self._texts[key] = text
+            self._texts[(key, others)] = text
         return text
+
+    def _present(self, i: int) -> set[str]:
+        """Who takes part in record ``i``: its speaker, participants and facts' subjects."""
+        speaker = self.records.speakers[i]
+        present = {normalize_name(p) for p in self.records.participants[i]}
+        present |= {normalize_name(s) for s, _, _ in self.records.facts[i]}
+        if speaker is not None:
+            present.add(normalize_name(speaker))
+        return present
 
     def rank(
         self, request: str, partner: str, pool: Sequence[ActiveRecord] | None = None
@@ -215,6 +232,7 @@ class BlockSnapshot:
             if 1 < len(same_name) <= 16:
                 for person in same_name:
                     snap.person_text(person)
+                    snap.person_text(person, same_name)
         return snap
 
 
