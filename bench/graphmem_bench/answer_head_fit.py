@@ -143,10 +143,7 @@ def _train(items: list[Labelled], penalty: float) -> HeadWeights:
         np.array([r in g for r, e in zip(s.record_ids, s.eligible, strict=True) if e])
         for s, g in zip(used, golds, strict=True)
     ]
-    plain = bool(used) and used[0].plain
-    scalars = len(answer_head.SCALAR_FEATURES) + len(
-        answer_head.PLAIN_FEATURES if plain else answer_head.KEYED_FEATURES
-    )
+    scalars = answer_head.scalar_columns(bool(used) and used[0].plain)
     return fit(np.concatenate(xs), np.concatenate(ys).astype(np.float64), penalty, scalars=scalars)
 
 

@@ -50,6 +50,7 @@ __all__ = [
     "plain_features",
     "plain_pick",
     "save_head",
+    "scalar_columns",
 ]
 
 # Changes whenever ``keyed_features`` (or ``features`` under it) changes: a saved head
@@ -207,6 +208,12 @@ PLAIN_FEATURES = (
 )
 
 
+def scalar_columns(plain: bool = False) -> int:
+    """How many scalar columns a head's rows begin with (the shared scalars, then the
+    keyed or plain-text head's own) before the two vector products."""
+    return len(SCALAR_FEATURES) + len(PLAIN_FEATURES if plain else KEYED_FEATURES)
+
+
 def plain_features(
     query: np.ndarray,
     records: np.ndarray,
@@ -341,7 +348,7 @@ def load_head(path: Path, plain: bool = False) -> AnswerHead | None:
         version = PLAIN_FEATURES_VERSION if plain else FEATURES_VERSION
         if kind != ("plain" if plain else "keyed") or int(z["version"]) != version:
             return None
-        scalars = len(SCALAR_FEATURES) + len(PLAIN_FEATURES if plain else KEYED_FEATURES)
+        scalars = scalar_columns(plain)
 
         def one(lang: str) -> HeadWeights | None:
             weights = z[f"{lang}_weights"]
