@@ -8,6 +8,8 @@ mention could mean; a slot gate abstains when no line states the requested slot.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -33,6 +35,7 @@ __all__ = [
     "BlockLine",
     "MeaningText",
     "RecordTable",
+    "among",
     "fact_line",
     "family_index",
     "identity_posterior",
@@ -299,13 +302,15 @@ def mention_candidates(
     request: str,
     entities: Iterable[str] | Mapping[str, Sequence[str]],
     families: Mapping[str, Sequence[str]] | None = None,
-) -> dict[str, list[str]]:
+) -> dict[str, Sequence[str]]:
     """For each mention in the request, the stored entities it could mean.
 
     A full name matches only itself; a given name matches every entity that has it; a
     Korean family name with a title ("황보쌤", "박 과장님") matches the people of that
     family name. ``entities`` may be a prebuilt ``name_index`` (its lists sorted and
-    distinct), ``families`` its ``family_index`` (built here when not given).
+    distinct), ``families`` its ``family_index`` (built here when not given); their
+    lists are returned as they are, not copied (a given name may be a thousand
+    people's), so callers must not change them.
     """
     if not isinstance(entities, Mapping):
         entities = list(entities)
@@ -314,19 +319,12 @@ def mention_candidates(
     else:
         by_part = entities
     families = families or {}
-    out: dict[str, list[str]] = {}
-    words = _WORD.findall(request)
-    tokens: list[str] = []
-    titled: list[bool] = []  # a title written on the word or following it
-    for w, after in zip(words, [*words[1:], ""], strict=True):
-        tok, had_title = titled_name(w)
-        if tok:
-            tokens.append(tok)
-            titled.append(had_title or _is_title(after))
+    out: dict[str, Sequence[str]] = {}
+    tokens, titled = _name_tokens(request)
     for i, tok in enumerate(tokens):
         two = f"{tok} {tokens[i + 1]}" if i + 1 < len(tokens) else None
         if two and two in by_part and len(by_part[two]) == 1:
-            out[two] = list(by_part[two])
+            out[two] = by_part[two]
             continue
         variants = [tok, *particle_stems(tok)]
         # 경호형이랑, 선우형: 형 also ends given names (지형), so it is cut only where a
@@ -339,13 +337,36 @@ def mention_candidates(
             if v in by_part:
                 if any(v in k.split() for k in out):  # already part of a full-name match
                     break
-                out[v] = list(by_part[v])
+                out[v] = by_part[v]
                 break
         else:
             family = families.get(tok) if titled[i] else None
             if family:
-                out[tok] = list(family)
+                out[tok] = family
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _name_tokens(request: str) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    """The request's words as names (titles and particles cut off), and for each whether
+    a title was written on it or follows it. Kept for a few requests: a block reads each
+    request's mentions twice, against two indexes of names."""
+    words = _WORD.findall(request)
+    tokens: list[str] = []
+    titled: list[bool] = []
+    for w, after in zip(words, [*words[1:], ""], strict=True):
+        tok, had_title = titled_name(w)
+        if tok:
+            tokens.append(tok)
+            titled.append(had_title or _is_title(after))
+    return tuple(tokens), tuple(titled)
+
+
+def among(name: str, sorted_names: Sequence[str]) -> bool:
+    """Whether ``name`` is one of ``sorted_names`` (sorted, as ``name_index`` keeps them):
+    by bisection, for a given name a thousand people may share."""
+    i = bisect.bisect_left(sorted_names, name)
+    return i < len(sorted_names) and sorted_names[i] == name
 
 
 def _is_title(word: str) -> bool:

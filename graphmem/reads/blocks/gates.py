@@ -23,6 +23,7 @@ from graphmem.domain.block import (
     ActiveRecord,
     Block,
     BlockLine,
+    among,
     fact_line,
     identity_posterior,
     mention_candidates,
@@ -151,8 +152,9 @@ class GatePolicy:
 
 
 def _the_partner(as_stored: str | None, namesakes: Sequence[str]) -> list[str]:
-    """The partner (their name as stored), when among the namesakes a mention may mean."""
-    return [as_stored] if as_stored is not None and as_stored in namesakes else []
+    """The partner (their name as stored), when among the namesakes a mention may mean
+    (sorted, as the name indexes keep them)."""
+    return [as_stored] if as_stored is not None and among(as_stored, namesakes) else []
 
 
 def compose(
@@ -345,7 +347,9 @@ def _who_is_asked(
             elif mine:
                 theirs = _partner_or_theirs(mine[0], es, req.partner, snap)
                 if len(theirs) == 1:
-                    posterior.update(dict.fromkeys(es, 0.0))
+                    # ``compose`` put the partner first; the other namesakes (perhaps
+                    # a thousand) are left out, as unlikely as any stranger.
+                    posterior[mine[0]] = 0.0
                     posterior[theirs[0]] = 1.0
                 es = theirs
             if len(es) > 1:
@@ -370,7 +374,7 @@ def _who_is_asked(
 
 
 def _partner_or_theirs(
-    partner_as_stored: str, namesakes: list[str], partner: str, snap: BlockSnapshot
+    partner_as_stored: str, namesakes: Sequence[str], partner: str, snap: BlockSnapshot
 ) -> list[str]:
     """Whom a name the partner bears means. People speak of themselves as "I", so Minjun
     asking about "Minjun" means the other Minjun they are tied to (talked with, or took
@@ -380,11 +384,10 @@ def _partner_or_theirs(
     # The partner's ties, in the namesakes' order: walked from the ties (a few), not from
     # the namesakes (a thousand strangers may share the name).
     ties = snap.comention.get(normalize_name(partner), {})
-    members = set(namesakes)
     found = {
         e: w
         for k, w in ties.items()
-        if w > 0 and (e := snap.stored_name.get(k, "")) in members and e != partner_as_stored
+        if w > 0 and (e := snap.stored_name.get(k, "")) != partner_as_stored and among(e, namesakes)
     }
     tied = {e: found[e] for e in namesakes if e in found} if len(found) > 1 else found
     if not tied:
@@ -395,7 +398,7 @@ def _partner_or_theirs(
     return list(tied)
 
 
-def _by_initial(request: str, mention: str, namesakes: list[str]) -> list[str]:
+def _by_initial(request: str, mention: str, namesakes: Sequence[str]) -> Sequence[str]:
     """The namesakes a family-name initial after the given name leaves ("Hugo M",
     "Lucia G."): all of them when there is none or it fits none."""
     if " " in mention:  # a full name already says which one
@@ -421,7 +424,9 @@ def _by_initial(request: str, mention: str, namesakes: list[str]) -> list[str]:
 _TELLING_FORMS = frozenset({"intimate", "elder", "rank"})
 
 
-def _by_address(request: str, mention: str, namesakes: list[str], snap: BlockSnapshot) -> list[str]:
+def _by_address(
+    request: str, mention: str, namesakes: Sequence[str], snap: BlockSnapshot
+) -> Sequence[str]:
     """The namesakes called the way the request calls them ("소연이" is the friend, not
     the teacher called 소연쌤): the forms each is called by where no other namesake takes
     part. All of them when the request's form tells nothing, when it is not one only one
@@ -453,7 +458,7 @@ def _by_address(request: str, mention: str, namesakes: list[str], snap: BlockSna
 def _cues(
     request: str,
     mention: str,
-    namesakes: list[str],
+    namesakes: Sequence[str],
     snap: BlockSnapshot,
     topic: Sequence[str],
     apart: Sequence[str] = (),
