@@ -50,6 +50,10 @@ from graphmem.reads.request_reading import (
         ("락업 몇 개월이었죠?", {"duration", "quantity"}),
         ("수요예측 기간에 매일 몇 시까지 보내야 해?", {"time", "datetime"}),
         ("토요일 단체 몇 분이세요?", {"duration", "quantity"}),
+        # "몇 분이나" counts minutes or people (said politely); "몇 분 걸려" minutes.
+        ("점심에 손님 몇 분이나 오세요?", {"duration", "quantity"}),
+        ("상차 몇 분 걸려요?", {"duration"}),
+        ("연습 몇 시간이나 해?", {"duration"}),
         ("보안교육 어느 강의실에서 해요?", {"place"}),
         ("what's the address of the café again", {"place"}),
         ("what's her email address?", set()),

@@ -72,9 +72,10 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
     (re.compile(p, re.I), frozenset(t))
     for p, t in (
         (
-            r"\bhow\s+long\b|얼마나\s*(?:걸|오래|있|계시|머물|머무|지내)|며칠\s*(?:동안|걸)|몇\s*(?:시간|분|주|달|개월|년)\s*"
+            r"\bhow\s+long\b|얼마나\s*(?:걸|오래|있|계시|머물|머무|지내)|며칠\s*(?:동안|걸)|몇\s*(?:시간|주|달|개월|년)\s*"
             # "기간에", "기간 동안" say when the question is about, not what it asks.
-            r"(?:동안|걸|짜리|이나)|얼마\s*동안|기간(?!\s*(?:에|동안|중))",
+            # "몇 분이나" may count people said politely ("몇 분이나 오신대?").
+            r"(?:동안|걸|짜리|이나)|몇\s*분\s*(?:동안|걸|짜리)|얼마\s*동안|기간(?!\s*(?:에|동안|중))",
             {"duration"},
         ),
         # "how many days/weeks" counts time: a duration or a count of days.
