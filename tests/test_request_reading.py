@@ -246,6 +246,31 @@ def test_a_person_is_read_in_a_value_with_a_title_or_a_role() -> None:
 
 
 @pytest.mark.parametrize(
+    ("value", "vtype"),
+    [
+        ("her brother Raf Ibarra", "text"),
+        ("his daughter, Ada Holloway (a realtor)", "text"),
+        ("Élodie Carré", "text"),
+        # A note in parentheses made the value look like a time or a date.
+        ("Millie Hart (2nd cornet)", "date"),
+        ("연다올 (12시 반부터)", "time"),
+    ],
+)
+def test_a_person_is_read_by_their_tie_accents_or_beside_a_note(value: str, vtype: str) -> None:
+    assert value_type(value) == vtype
+    who = read_request("who's covering the Saturday?")
+    assert match_fact(who, vtype, "cover " + value, value).typed
+    # A type declared with the relation is not read over.
+    assert not match_fact(who, "place", "cover " + value, value).typed
+
+
+@pytest.mark.parametrize("value", ["her sister", "Sat 3pm (with Jo)", "my friend at work"])
+def test_a_tie_or_a_time_with_no_name_is_no_person(value: str) -> None:
+    who = read_request("who's covering the Saturday?")
+    assert not match_fact(who, value_type(value), "cover " + value, value).typed
+
+
+@pytest.mark.parametrize(
     "value",
     [
         "아들 이준표",

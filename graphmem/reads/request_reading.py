@@ -1049,8 +1049,36 @@ def _korean_person_value(value: str) -> bool:
 
 # Two dates that bound a stretch of time.
 _RANGE = re.compile(r"[~–—]|\d\s*-\s*\d|\buntil\b|\bthrough\b|\bto\b|부터|까지", re.I)
-# A person's name: one to three capitalized words, or two to four Hangul syllables.
-_NAMEISH = re.compile(r"^(?:[A-Z][a-z'’.-]+(?:\s+[A-Z][a-z'’.-]+){0,2}|[가-힣]{2,4})$")
+# A person's name: one to three capitalized words (Latin letters with their accents:
+# "Élodie Carré"), or two to four Hangul syllables.
+_UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ'’.-"
+_LATIN_NAME = rf"[{_UPPER}][{_LOWER}]+(?:\s+[{_UPPER}][{_LOWER}]+){{0,2}}"
+_NAMEISH = re.compile(rf"^(?:{_LATIN_NAME}|[가-힣]{{2,4}})$")
+# A person said by their tie to someone, then their name: "her brother Raf Ibarra",
+# "his daughter, Ada Holloway (a realtor)".
+_KIN_PERSON = re.compile(
+    r"^(?:(?:her|his|my|their|our|your)\s+)?(?:sister|brother|mother|mum|mom|father|dad|"
+    r"daughter|son|wife|husband|partner|fiancée?|cousin|aunt|uncle|niece|nephew|"
+    r"grandmother|grandfather|grandma|grandpa|gran|granddaughter|grandson|friend|"
+    rf"neighbou?r|colleague|boss|flatmate|roommate)\s*,?\s+[{_UPPER}][{_LOWER}]+"
+)
+
+
+def _a_person(value: str) -> bool:
+    """Whether a value says a person, whatever a note in parentheses after it says
+    ("연다올 (12시 반부터)" is who covers, not a time; "Millie Hart (2nd cornet)" no
+    date). A Hangul word before a note is no name by its length alone ("카톡 (전화는 잘
+    안 받음)")."""
+    bare = _PARENTHESES.sub("", value).strip()
+    if not bare or value_type(bare) != "text":
+        return False
+    return bool(
+        _NAMEISH.match(value.strip())
+        or re.fullmatch(_LATIN_NAME, bare)
+        or _PERSON_VALUE.search(value.strip())
+        or _KIN_PERSON.match(bare)
+        or _korean_person_value(value)
+    )
 
 
 def match_fact(
@@ -1070,12 +1098,14 @@ def match_fact(
         accepted.discard("date")  # "what time does the comp start?" is no date alone
     if vtype == "text" and "quantity" in reading.asked and _DIGIT.search(value):
         accepted.add("text")  # "하루 두 번 40g씩"
-    if vtype == "text" and "person" in reading.asked and _NAMEISH.match(value.strip()):
-        accepted.add("text")  # "Jake Morrison", "권준영"
-    if vtype == "text" and "person" in reading.asked and _PERSON_VALUE.search(value.strip()):
-        accepted.add("text")  # "Dr. Amal Farouk", "Milo (Pia's barista)", "류재석 멘토님"
-    if vtype == "text" and "person" in reading.asked and _korean_person_value(value):
-        accepted.add("text")  # "아들 이준표", "피아니스트 여하윤", "한정숙 동장님"
+    if (
+        "person" in reading.asked
+        and (vtype == "text" or vtype == value_type(value))  # a type declared stands
+        and _a_person(value)
+    ):
+        # "Jake Morrison", "권준영", "Dr. Amal Farouk", "Milo (Pia's barista)", "류재석
+        # 멘토님", "아들 이준표", "피아니스트 여하윤", "her brother Chidi"
+        accepted.add(vtype)
     if vtype in ("date", "datetime") and "duration" in reading.asked and _RANGE.search(value):
         accepted.add(vtype)  # "4월 13일~17일", "arriving Feb 20, staying until Feb 24"
     if reading.asked and vtype not in accepted and not (named & accepted):
