@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from graphmem.domain.block import (
     ActiveRecord,
     BlockLine,
+    among,
     identity_posterior,
     mention_candidates,
     render_block,
@@ -92,3 +96,19 @@ def test_render_block_respects_lines_and_characters():
     assert text.startswith("[Relevant memory]\n- (2026-05-01, to Ann) ")
     assert len(text) <= 800 and len(kept) <= 6
     assert render_block([]) == ("", [])
+
+
+_NAMES = st.text(alphabet="abcAB 민준김이", max_size=6)
+
+
+@given(st.lists(_NAMES, max_size=40), _NAMES)
+def test_a_name_is_found_among_sorted_namesakes_as_by_a_scan(names: list[str], name: str) -> None:
+    # Bisection over the name index's sorted lists must agree with looking at each one.
+    ordered = sorted(set(names))
+    assert among(name, ordered) == (name in ordered)
+    assert all(among(n, ordered) for n in ordered)
+
+
+def test_a_given_names_list_is_returned_as_the_index_keeps_it() -> None:
+    index = {"minjun": ("Minjun Kim", "Minjun Lee")}
+    assert mention_candidates("when is the sync with Minjun?", index)["minjun"] is index["minjun"]

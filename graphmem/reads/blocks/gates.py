@@ -380,7 +380,8 @@ def _partner_or_theirs(
     asking about "Minjun" means the other Minjun they are tied to (talked with, or took
     part in a record about); the partner only when tied to none of the others, as among a
     thousand strangers who share the name. Ties to several others, none clearly first,
-    leave all of them (the caller asks the posterior)."""
+    leave all of them (the caller asks the posterior). ``namesakes`` are sorted, as the
+    name indexes keep them."""
     # The partner's ties, in the namesakes' order: walked from the ties (a few), not from
     # the namesakes (a thousand strangers may share the name).
     ties = snap.comention.get(normalize_name(partner), {})
