@@ -1054,6 +1054,7 @@ _RANGE = re.compile(r"[~–—]|\d\s*-\s*\d|\buntil\b|\bthrough\b|\bto\b|부터|
 _UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ'’.-"
 _LATIN_NAME = rf"[{_UPPER}][{_LOWER}]+(?:\s+[{_UPPER}][{_LOWER}]+){{0,2}}"
 _NAMEISH = re.compile(rf"^(?:{_LATIN_NAME}|[가-힣]{{2,4}})$")
+_LATIN_NAMEISH = re.compile(_LATIN_NAME)
 # A person said by their tie to someone, then their name: "her brother Raf Ibarra",
 # "his daughter, Ada Holloway (a realtor)".
 _KIN_PERSON = re.compile(
@@ -1074,7 +1075,7 @@ def _a_person(value: str) -> bool:
         return False
     return bool(
         _NAMEISH.match(value.strip())
-        or re.fullmatch(_LATIN_NAME, bare)
+        or _LATIN_NAMEISH.fullmatch(bare)
         or _PERSON_VALUE.search(value.strip())
         or _KIN_PERSON.match(bare)
         or _korean_person_value(value)
