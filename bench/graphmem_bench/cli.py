@@ -573,6 +573,7 @@ SPLITS = {
     "round15": "block_requests_round15",
     "round16": "block_requests_round16",
     "round17": "block_requests_round17",
+    "round18": "block_requests_round18",
     "heldout": "block_requests_heldout",
 }
 
@@ -585,7 +586,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ … _round17/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round18/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -593,9 +594,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2 … round17: block_requests/, block_requests_round2/ … "
-    "_round17/ (read while building); heldout: block_requests_heldout/ "
-    "(round 18, never read).",
+    help="dev, round2 … round18: block_requests/, block_requests_round2/ … "
+    "_round18/ (read while building); heldout: block_requests_heldout/ "
+    "(round 19, never read).",
 )
 @click.option(
     "--mode",
