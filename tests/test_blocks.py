@@ -955,7 +955,7 @@ def test_the_answer_head_drops_lines_that_do_not_answer_and_fills_ones_that_do(
     """Partial words ("the cabinets") and closeness chose these lines; the learned head
     reads that they do not answer, and reads answers the gate's floor left empty."""
     _noahs_house(memory)
-    dropped = ("what's the tiler's phone number?",)
+    dropped = ("what colour are the cabinets?", "what does the tiler think of the bathroom?")
     # 주차비 names a fee: the reading asks for money, and no money is stored about parking.
     fee = memory.block("주차비는 얼마예요?", "Ines Alvarez", now="2026-04-10")
     assert fee.abstained and "asks for a money" in fee.reason, fee
@@ -1007,11 +1007,11 @@ def _noahs_messages(memory):
 def test_the_plain_text_head_picks_the_record_that_answers_or_none(
     memory, connect, namespace, monkeypatch
 ):
-    """Nothing keyed: closeness chose records that do not answer ("the tiler's phone
-    number" is not his rate); the plain-text head reads that, and reads the answer in
-    records the gate's floor left out."""
+    """Nothing keyed: closeness chose records that do not answer ("the tiler's name" is
+    not his rate); the plain-text head reads that, and reads the answer in records the
+    gate's floor left out."""
     _noahs_messages(memory)
-    dropped = ("what's the tiler's phone number?", "who's doing the tiles?")
+    dropped = ("what's the tiler's name?", "who's doing the tiles?")
     kept = {
         "how much is the tiler per hour?": "$45",
         "can Noah eat cheese?": "dairy",
@@ -1086,3 +1086,36 @@ def test_a_hangul_rendering_of_the_persons_name_reaches_their_facts(memory):
     _noahs_house(memory)
     b = memory.block("노아 차 어디에 대면 돼요?", "Ines Alvarez", now="2026-04-10")
     assert "B구역" in b.text, b
+
+
+def test_a_namesake_who_bears_the_partners_family_name_is_the_one_meant(memory):
+    _two_noors(memory)
+    # Sami is tied to neither Noor, but shares a household's family name with one.
+    b = memory.block("when is Noor back?", "Sami Vasquez", now="2026-04-05")
+    assert "May 25" in b.text and "May 11" not in b.text, b
+    # A stranger with no family name in common gets no guess.
+    b = memory.block("when is Noor back?", "Sami Okafor", now="2026-04-05")
+    assert not b.lines, b
+
+
+def test_a_request_naming_no_one_is_about_the_partners_own_line(memory):
+    memory.ingest(
+        [
+            Record(
+                "Jaeho A: put my vacation down for Aug 3-7 please",
+                speaker="Jaeho Ahn",
+                participants=("Jaeho Ahn", "Kiseok Um"),
+                observed_at="2026-06-01",
+                facts=(Fact("Jaeho Ahn", "vacation", "Aug 3-7"),),
+            ),
+            Record(
+                "Jaeho C: my vacation is Jul 27-31",
+                speaker="Jaeho Choi",
+                participants=("Jaeho Choi", "Kiseok Um"),
+                observed_at="2026-06-02",
+                facts=(Fact("Jaeho Choi", "vacation", "Jul 27-31"),),
+            ),
+        ]
+    )
+    b = memory.block("which dates did I put my vacation down for?", "Jaeho Ahn", now="2026-06-05")
+    assert "Aug 3" in b.text and "Jul 27" not in b.text, b

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from graphmem.reads.request_reading import (
     another_kind,
     another_korean_kind,
+    another_numbered,
     another_period,
     kind_words,
     korean_kind_nouns,
@@ -56,7 +57,20 @@ from graphmem.reads.request_reading import (
         ("연습 몇 시간이나 해?", {"duration"}),
         ("보안교육 어느 강의실에서 해요?", {"place"}),
         ("what's the address of the café again", {"place"}),
-        ("what's her email address?", set()),
+        ("what's her email address?", {"contact"}),
+        # A way to reach someone: a phone number, an extension or an email answers.
+        ("can u give me Aiko's number pls", {"contact"}),
+        ("what's the vet's phone number?", {"contact"}),
+        ("Graham's extension number?", {"contact"}),
+        ("총무님 연락처 좀", {"contact"}),
+        ("만식이 번호 뭐였지?", {"contact"}),
+        ("동하 차 번호 뭐였지?", set()),
+        ("what number is Luca wearing", set()),
+        ("did Kenji get his extension? what's the new date", set()),
+        # A task stays a task ("email" asks for no address there).
+        ("draft a polite email declining the invite", set()),
+        ("How much time does the crew need to set up?", {"duration"}),
+        ("텐트 최종 몇 동이야?", {"quantity", "place"}),
         ("결과 상담은 어느 교수님이 해주세요?", {"person"}),
         ("누가 사회 봐?", {"person"}),
         ("몇 명 와?", {"quantity"}),
@@ -123,10 +137,37 @@ def test_the_topic_leaves_out_question_words_names_verbs_and_the_type_cue() -> N
         ("Rua da Rosa 112, 2nd floor", "text"),
         ("the 3rd row", "text"),
         ("on the 2nd", "date"),
+        # A way to reach someone, however it is written; a date with dashes is none.
+        ("07700 900562", "contact"),
+        ("+34 612 448 903", "contact"),
+        ("010-2345-6789", "contact"),
+        ("내선 2214", "contact"),
+        ("ext. 4471", "contact"),
+        ("jo.lee@example.com", "contact"),
+        ("2026-05-03", "date"),
+        # A count paced by time is a count; a hedged span of time leads its value.
+        ("7 calls an hour", "quantity"),
+        ("3 sessions a week", "quantity"),
+        ("30 min per session", "duration"),
+        ("about 10 weeks after choosing the photos", "duration"),
+        ("1박 2일", "duration"),
+        ("입고 후 최소 7일", "duration"),
     ],
 )
 def test_value_types(value: str, vtype: str) -> None:
     assert value_type(value) == vtype
+
+
+def test_a_number_for_someone_asks_how_to_reach_them_not_a_code() -> None:
+    assert read_request("number for joel the site manager?", ["joel"]).asked == {"contact"}
+    assert read_request("whats the number for mums key box?", ["joel"]).asked == frozenset()
+
+
+def test_a_cue_word_that_is_someones_name_asks_nothing() -> None:
+    # "Price" is the vet's name here, not a question about a price.
+    reading = read_request("drop it with Dr Price, where's her surgery?", ["anwen", "price"])
+    assert reading.asked == {"place"}
+    assert read_request("what's the price for Dr Price?", ["price"]).asked == {"money"}
 
 
 def test_a_declared_value_type_wins() -> None:
@@ -190,7 +231,11 @@ def test_a_place_named_by_its_relation_answers_where():
         ("상세컷이 늦게 나와서 신상 오픈 3월 24일 화요일로 밀렸어요", True),
         ("원자재가 올라서 다음 달부터 포대당 3만 5천원입니다", True),
         ("the rate's been bumped to $40 an hour", True),
+        ("the hall's taken, so from Wednesday 6 May you're on Wednesdays", True),
+        ("장비 셋업이 늦어져서 일주일 연장할게요. 총 35일로 해주세요", True),
+        ("네 명 추가돼서 최종 42명으로 확정됐어요", True),
         ("rehearsal Wednesdays 8pm at my garage", False),
+        ("I read it in Monday's paper, from Monday's list", False),
         ("회의는 2시예요", False),
     ],
 )
@@ -243,6 +288,8 @@ def test_a_person_is_read_in_a_value_with_a_title_or_a_role() -> None:
     assert match_fact(mentor, "text", "담당 멘토 류재석 멘토님", "류재석 멘토님").typed
     assert relation_types("propane supplier") == {"person"}
     assert not match_fact(who, "text", "keynote topic soil health", "soil health").typed
+    billed = read_request("who should I bill at Northlight?")
+    assert match_fact(billed, "text", "invoices go to", "Odile Grant in accounts payable").typed
 
 
 @pytest.mark.parametrize(
@@ -280,6 +327,7 @@ def test_a_tie_or_a_time_with_no_name_is_no_person(value: str) -> None:
         "이태호(작은아들)",
         "구청 홍보팀 오상렬 주무관",
         "제갈라온 수셰프",
+        "남편 구태형, 친정엄마",
     ],
 )
 def test_a_korean_name_with_who_they_are_is_a_person(value: str) -> None:
@@ -513,3 +561,21 @@ def test_a_task_for_the_assistant_is_no_question_to_memory(request_text: str) ->
 )
 def test_a_question_about_what_was_said_is_no_task(request_text: str) -> None:
     assert not read_request(request_text).task
+
+
+@pytest.mark.parametrize(
+    ("request_text", "about", "other"),
+    [
+        ("how long are the halves at U14?", "U16 half length: U16 halves are", True),
+        ("when was Oliver's first viewing?", "second viewing: booked for a second look", True),
+        ("2차 면접 언제야", "1차 면접 일정: 면접은", True),
+        ("세 번째 수업 어디서 해?", "2회차 수업 장소", True),
+        # The same number said another way, or a number the fact does not number by.
+        ("what time's he back for the 2nd look?", "second viewing: a second look", False),
+        ("what time do we meet? first week here", "team huddle time: huddle at", False),
+        ("is the U14 fee still £18?", "match fee: for the U14s", False),
+        ("the first-time buyer, when's he back?", "second viewing: a second look", False),
+    ],
+)
+def test_another_numbered_one_of_a_thing(request_text: str, about: str, other: bool) -> None:
+    assert another_numbered(request_text, about) is other

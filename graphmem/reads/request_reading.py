@@ -31,6 +31,7 @@ __all__ = [
     "accepts",
     "another_kind",
     "another_korean_kind",
+    "another_numbered",
     "another_period",
     "kind_words",
     "korean_kind_nouns",
@@ -66,13 +67,24 @@ _PAID_ASKED = (
     r"\b(?:fees?|charg(?:e|es|ed|ing)|paying|quoted?|budget|rent|wages?|salary)\b|"
     r"요금|단가|견적|예산|회비|월세|시급|일당|수당|급여"
 )
+_CONTACT_ASKED = (
+    r"\b(?:phone|mobile|cell|telephone|landline|callback|pager|contact)\s*"
+    r"(?:number|no\b\.?|#|line|details|info)|"
+    r"['’]s\s+(?:(?:direct|work|home|personal|internal|office|desk)\s+)?"
+    r"(?:phone|mobile|cell|number|e-?mail|extension|line)\b|"
+    r"\b(?:a|best|her|his|their|your|my)\s+(?:phone\s+|mobile\s+|contact\s+)?number\b(?!\s+of)|"
+    r"\be-?mail\s+(?:address|for)\b|\bextension\s+(?:number|no\b)|"
+    r"연락처|전화\s*번호|폰\s*번호|핸드폰|휴대폰|휴대\s*전화|내선|메일\s*(?:주소|뭐|알려)|"
+    r"(?:님|씨|쌤|샘|언니|오빠|누나|형|이)\s*번호(?!판)"
+)
+_NUMBER_FOR = re.compile(r"\bnumber\s+for\s+([\w'’]+)", re.I)
 # Question cues -> the value types that answer them. Checked in order; the first family
 # that matches decides (a "how long" is a duration, not a "how").
 _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
     (re.compile(p, re.I), frozenset(t))
     for p, t in (
         (
-            r"\bhow\s+long\b|얼마나\s*(?:걸|오래|있|계시|머물|머무|지내)|며칠\s*(?:동안|걸)|몇\s*(?:시간|주|달|개월|년)\s*"
+            r"\bhow\s+long\b|\bhow\s+much\s+time\b|얼마나\s*(?:걸|오래|있|계시|머물|머무|지내)|며칠\s*(?:동안|걸)|몇\s*(?:시간|주|달|개월|년)\s*"
             # "기간에", "기간 동안" say when the question is about, not what it asks.
             # "몇 분이나" may count people said politely ("몇 분이나 오신대?").
             r"(?:동안|걸|짜리|이나)|몇\s*분\s*(?:동안|걸|짜리)|얼마\s*동안|기간(?!\s*(?:에|동안|중))",
@@ -105,13 +117,16 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
             r"\bhow\s+much\b|\bcost\b|\bprice\b|\bhow\s+expensive\b|얼마|가격|비용|금액",
             {"money", "quantity"},
         ),
-        (r"몇\s*호", {"quantity", "place"}),
+        (r"몇\s*호|몇\s*동(?!\s*안)", {"quantity", "place"}),
         (
             r"\bhow\s+many\b|몇\s*(?:명|개(?!월)|번|장|병|권|마리|잔|층|살|대|박|군데|곳)|몇\s*(?:인분)",
             {"quantity"},
         ),
         # "몇 분": minutes, or people said politely ("몇 분 오세요?").
         (r"몇\s*분", {"duration", "quantity"}),
+        # A way to reach someone ("Jamal's mobile", "a number for Joel", "연락처", "만식이
+        # 번호"): a phone number, an extension or an email address answers, nothing else.
+        (_CONTACT_ASKED, {"contact"}),
         (r"\bwho\b|\bwhom\b|\bwho'?s\b|\bwith\s+who\b|누구|누가|누굴|누군", {"person"}),
         # "어느 교수님": which person.
         (r"어느\s*(?:교수|선생|분|사람|기사|강사|코치|쌤|의사|담당)", {"person"}),
@@ -175,7 +190,10 @@ _CHANGE = re.compile(
 _REPLACES = re.compile(
     r"\bmov(?:e|ed|es|ing)\b|\bchang(?:e|ed|ing)\b|\binstead\b|\bnow\b|\bdelay|"
     r"\bpush(?:ed)?\b|\bresched|\bswitch|\bnot\b.*\banymore\b|\bactually\b|"
-    r"\bbump(?:ed)?\b|\braised?\b|\bincreas|\breduc|\bbrought\s+forward\b|"
+    r"\bbump(?:ed)?\b|\braised?\b|\bincreas|\breduc|\bbrought\s+forward\b|\bextend|"
+    r"\bfrom\s+(?:now\s+on|next\s+\w+|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b(?!['’])|"
+    # extended, final, confirmed, added
+    r"연장|최종|확정|추가\s*(?:돼|됐|되|했|해)|"
     r"바뀌|바꼈|바꿨|바꾸|바꿉|바꿔|바꿀|변경|옮|미뤄|미뤘|미루|미룰|미룹|연기|대신|이제|말고|"
     # pushed back, brought forward, delayed, raised, increased, cut, adjusted
     r"밀렸|밀려|밀어야|밀게|밀릴|밀립|당겨|당길|당깁|당겼|당기|늦춰|늦춥|늦췄|늦추|"
@@ -470,6 +488,49 @@ def the_other_end(request: str, relation: str) -> bool:
     )
 
 
+# Things told apart by a number in their name: an age group or a year ("U14", "Y5"), a
+# quarter ("Q2"), an ordinal ("the second viewing", "2차 면접", "세 번째 수업").
+_CODE = re.compile(r"(?<![\w-])([a-z]{1,2})-?(\d{1,3})s?(?![\w-])")
+_ORDINALS = {
+    w: str(i)
+    for i, ws in enumerate(
+        ("", "first 1st", "second 2nd", "third 3rd", "fourth 4th", "fifth 5th", "sixth 6th"),
+    )
+    for w in ws.split()
+}
+_ORDINAL_WORD = re.compile(r"\b(" + "|".join(_ORDINALS) + r")\b(?![-‐])")  # not "first-time"
+_KO_ORDINAL = re.compile(r"(\d{1,2})\s*(?:차|회차|번째)(?![가-힣])|(두|세|네|다섯)\s*번째")
+_KO_COUNT = {"두": "2", "세": "3", "네": "4", "다섯": "5"}
+
+
+@lru_cache(maxsize=65536)
+def _numbered(text: str) -> dict[str, set[str]]:
+    """The numbers a text tells things apart by, by what they number: {"u": {"14"}}
+    for "U14", {"ordinal": {"2"}} for "second" or "2차"."""
+    low = text.casefold()
+    out: dict[str, set[str]] = {}
+    for m in _CODE.finditer(low):
+        out.setdefault(m.group(1), set()).add(str(int(m.group(2))))
+    for m in _ORDINAL_WORD.finditer(low):
+        out.setdefault("ordinal", set()).add(_ORDINALS[m.group(1)])
+    for m in _KO_ORDINAL.finditer(low):
+        n = m.group(1) or _KO_COUNT[m.group(2)]
+        out.setdefault("ordinal", set()).add(str(int(n)))
+    return out
+
+
+def another_numbered(request: str, about: str) -> bool:
+    """Whether the request asks about another numbered one of a thing ("U14 halves" of
+    ``U16 half length``; "the first viewing" of ``second viewing``; "1차" of "2차 면접").
+    ``about`` is what memory says of the fact, less its value: a number the value states
+    ("room B3") is the answer, not the kind."""
+    asked = _numbered(request)
+    if not asked:
+        return False
+    stored = _numbered(about)
+    return any(k in stored and not ns & stored[k] for k, ns in asked.items())
+
+
 def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
     """The reading of one request; ``names`` are the words that name people (dropped
     from the topic: who is asked about is the identity step's business)."""
@@ -478,16 +539,21 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
     # "where do we park when we get there?": a when-clause after the question word says
     # when, it does not ask it.
     main = _WHEN_CLAUSE.sub("", request) if _LEADING_WH.match(request) else request
+    name_words = name_word_set(names) if not isinstance(names, frozenset) else names
     for pattern, types in _CUES:
-        found = list(pattern.finditer(main))
+        # A cue word that is someone's name asks nothing ("drop it with Dr Price").
+        found = [m for m in pattern.finditer(main) if not _names_someone(m.group(), name_words)]
         if found:
             asked = types
             # "what time", "which room", "how much": the type says it; not a topic word.
             cue_words = {w for m in found for w in _words(m.group())}
             break
+    if not asked and any(
+        m.group(1).casefold() in name_words for m in _NUMBER_FOR.finditer(request)
+    ):
+        asked = frozenset({"contact"})  # "number for Kevin at the garage", not for a key box
     if asked == _AMOUNT and _PAID.search(request):
         asked = frozenset({"money"})  # "엔드밀 단가 얼마": how much is paid, not how many
-    name_words = name_word_set(names) if not isinstance(names, frozenset) else names
     spans = [v for v in find_values(request) if v.kind in ("time", "date", "money", "duration")]
     inside = {w for v in spans for w in _words(v.text)}
     inside |= {d for v in spans for d in re.findall(r"\d+", v.text)}  # Kiwi reads 16 in 16일
@@ -543,6 +609,11 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
         unknown,
         tuple(dict.fromkeys(aside)),
     )
+
+
+def _names_someone(cue: str, name_words: frozenset[str]) -> bool:
+    """Whether a question cue found in a request is someone's name ("Dr Price")."""
+    return cue[:1].isupper() and {w.casefold() for w in _words(cue)} <= name_words
 
 
 # Capitalized words in a person's place that name no one: days, months, "I".
@@ -619,8 +690,8 @@ _DECLARED = {
     "rate": "money",
     "duration": "duration",
     "count": "quantity",
-    "phone": "text",
-    "email": "text",
+    "phone": "contact",
+    "email": "contact",
     "url": "text",
 }
 _KIND = {
@@ -659,7 +730,8 @@ _MORE_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\b\d+(?:\.\d+)?\s*(?:business|working|calendar|school|full)\s+"
             r"(?:days?|weeks?|months?|hours?)\b|"
-            r"(?:후|뒤|안에|내)\s*\d+\s*(?:일|주|개월|달|시간|분)|"
+            r"(?:후|뒤|안에|내)\s*(?:최소|최대|약)?\s*\d+\s*(?:일|주|개월|달|시간|분)|"
+            r"\d+\s*박\s*\d+\s*일|"
             r"\d+\s*(?:일|주|개월|달|시간|분)\s*(?:이내|안에|내|동안|간|짜리|걸려)|\d+\s*주(?![가-힣])",
             re.I,
         ),
@@ -674,6 +746,23 @@ _MORE_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
 )
+
+
+# A count paced by time ("7 calls an hour", "3 sessions a week", "주 3회" is no duration).
+_COUNT_PER_TIME = re.compile(
+    r"^\s*(?:about\s+|around\s+|up\s+to\s+|~\s*)?\d+(?:\.\d+)?\s+"
+    r"(?!(?:min|mins|minutes?|hours?|hrs?|days?|weeks?|months?|years?|secs?|seconds?|"
+    r"dollars?|bucks|pounds?|quid|euros?|won|miles?|km|kilometres?|kilometers?)\b)[a-z]+\s+"
+    r"(?:an?|per|each)\s+(?:hour|day|week|month|shift|session|night)\b",
+    re.I,
+)
+_ABOUT = re.compile(r"^\s*(?:about|around|roughly|approx\.?|approximately|~|약|대략|한)\s*", re.I)
+
+
+def _about(value: str) -> int:
+    """Where a value's amount starts, after a word that hedges it ("about 10 weeks")."""
+    m = _ABOUT.match(value)
+    return m.end() if m else len(value) - len(value.lstrip())
 
 
 @lru_cache(maxsize=65536)
@@ -704,7 +793,17 @@ def value_type(value: str, declared: str | None = None) -> AnswerType:
     weekday = sum(len(m.group()) for m in _WEEKDAY.finditer(value))
     if weekday:
         covered["date"] = covered.get("date", 0) + weekday
+    if not covered.keys() & {"time", "date", "money"} and reaches(value):
+        return "contact"
     lead = len(value) - len(value.lstrip())
+    if _COUNT_PER_TIME.match(value):
+        return "quantity"  # "7 calls an hour": a count, however it is paced
+    if (
+        "time" not in covered
+        and not covered.keys() & {"date", "money"}
+        and any(k == "duration" and a == _about(value) for k, a, _ in spans)
+    ):
+        return "duration"  # "about 10 weeks after choosing the photos"
     if "time" not in covered and any(k == "money" and a == lead for k, a, _ in spans):
         # "£15 a weekend", "$18 per pallet per month": a price leads the value, and what
         # follows is its unit, not a date.
@@ -779,7 +878,31 @@ def text_types(text: str) -> frozenset[AnswerType]:
         kinds.add("date")
     if "time" in kinds and "date" in kinds:
         kinds.add("datetime")
+    if reaches(text):
+        kinds.add("contact")
     return frozenset(kinds | {"text", "place", "person"})
+
+
+# A phone number as written ("07700 900562", "+34 612 448 903", "010-2345-6789"): seven
+# digits or more in one run of digits and separators; an extension ("ext. 4471", "x4410",
+# "내선 2214"); an email address.
+_PHONE_RUN = re.compile(r"\+?\(?\d[\d ().-]{5,}\d")
+_EXTENSION = re.compile(r"\b(?:ext|x)\.?\s*\d{2,5}\b|내선\s*\d{2,5}", re.I)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+
+
+@lru_cache(maxsize=65536)
+def reaches(text: str) -> bool:
+    """Whether a text gives a way to reach someone: a phone number, an extension or an
+    email address (a date written with dashes is none)."""
+    if _EXTENSION.search(text) or _EMAIL.search(text):
+        return True
+    dates = [(sp.start, sp.end) for sp in find_values(text) if sp.kind in ("date", "time")]
+    return any(
+        sum(c.isdigit() for c in m.group()) >= 7
+        and not any(a < m.end() and m.start() < b for a, b in dates)
+        for m in _PHONE_RUN.finditer(text)
+    )
 
 
 def accepts(reading: RequestReading, types: frozenset[AnswerType]) -> bool:
@@ -799,11 +922,12 @@ _ACCEPTS = {
     "time": {"time", "datetime"},
     "date": {"date", "datetime", "time"},
     "datetime": {"date", "datetime", "time"},
-    "place": {"place", "text"},
+    "place": {"place", "text", "contact"},  # "회비 어디로 보내요?": an account
     "money": {"money"},
     "quantity": {"quantity"},
     "person": {"person"},
     "duration": {"duration"},
+    "contact": {"contact"},
 }
 
 
@@ -1010,7 +1134,7 @@ _DIGIT = re.compile(r"\d")
 # A person as a value: a title before a name, a name with their role or firm after it,
 # a Korean name with a title.
 _PERSON_VALUE = re.compile(
-    r"^(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+[A-Z]|^[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s*(?:\(|,|\bat\b|\bfrom\b)|"
+    r"^(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+[A-Z]|^[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s*(?:\(|,|\b(?:at|from|in)\b)|"
     r"^[가-힣]{2,4}\s*(?:님|씨|선생님|멘토님|세무사|변호사|기사님|코치|강사|대표|팀장|과장|부장|실장)"
 )
 # A Korean full name, perhaps with 님 or 씨.
@@ -1027,7 +1151,7 @@ def _korean_person_value(value: str) -> bool:
     among at most four words, the others Hangul words, or a note in parentheses."""
     if not has_hangul(value):
         return False
-    bare = _PARENTHESES.sub(" ", value)
+    bare = _PARENTHESES.sub(" ", value).replace(",", " ")  # "남편 구태형, 친정엄마"
     words = bare.split()
     if not words or len(words) > 4 or (len(words) == 1 and bare.strip() == value.strip()):
         return False
@@ -1097,8 +1221,8 @@ def match_fact(
     accepted = set().union(*(_ACCEPTS.get(t, {t}) for t in reading.asked))
     if "time" in reading.asked and "date" not in reading.asked:
         accepted.discard("date")  # "what time does the comp start?" is no date alone
-    if vtype == "text" and "quantity" in reading.asked and _DIGIT.search(value):
-        accepted.add("text")  # "하루 두 번 40g씩"
+    if vtype in ("text", "contact") and "quantity" in reading.asked and _DIGIT.search(value):
+        accepted.add(vtype)  # "하루 두 번 40g씩", "내선 몇 번이었지"
     if (
         "person" in reading.asked
         and (vtype == "text" or vtype == value_type(value))  # a type declared stands
@@ -1109,6 +1233,17 @@ def match_fact(
         accepted.add(vtype)
     if vtype in ("date", "datetime") and "duration" in reading.asked and _RANGE.search(value):
         accepted.add(vtype)  # "4월 13일~17일", "arriving Feb 20, staying until Feb 24"
+    if (
+        "place" in reading.asked
+        and "person" not in reading.asked
+        and vtype == "text"
+        and has_hangul(value)
+        and _a_person(value)
+    ):
+        # "숙소 어디로 잡았대?" is not answered by who goes along ("보건교사 한미순
+        # 선생님"). A Latin name is read so only where a person is asked: "Riverside
+        # Marriott" looks like one.
+        accepted.discard("text")
     if reading.asked and vtype not in accepted and not (named & accepted):
         return FactMatch(False, 0.0, f"asks for a {'/'.join(sorted(reading.asked))}")
     text, words = _description(about)

@@ -52,6 +52,7 @@ from graphmem.reads.request_reading import (
     accepts,
     another_kind,
     another_korean_kind,
+    another_numbered,
     another_period,
     kind_words,
     korean_kind_nouns,
@@ -296,6 +297,8 @@ SAME_TOPIC = 0.9
 SAME_TOPIC_SLACK = 0.05
 # A later message that says it changes something is on the same topic from this close.
 UPDATE_TOPIC = 0.88
+# ... and from this close when the request asks whether something changed.
+UPDATE_ASKED = 0.85
 # e5 puts Korean texts closer together than English ones: in Korean, a plain record's
 # floor and "the same topic" take this much more closeness (chosen on the dev splits).
 PLAIN_KOREAN_SHIFT = 0.03
@@ -344,6 +347,8 @@ def _who_is_asked(
                 es = [chosen]
             elif few and len(called := _by_address(req.request, mention, es, snap)) == 1:
                 es = called
+            elif few and len(kin := _kin(as_stored or req.partner, es)) == 1:
+                es = kin
             elif mine:
                 theirs = _partner_or_theirs(mine[0], es, req.partner, snap)
                 if len(theirs) == 1:
@@ -397,6 +402,22 @@ def _partner_or_theirs(
     if len(ranked) == 1 or ranked[0] >= OTHER_TIE_LEAD * ranked[1]:
         return [max(tied, key=tied.__getitem__)]
     return list(tied)
+
+
+def _kin(partner: str, namesakes: Sequence[str]) -> Sequence[str]:
+    """The one namesake who bears the partner's family name, in Latin script, where a
+    family name is shared by a household ("what time does Cyril need to be there?" from
+    Joyce Beaumont means Cyril Beaumont); all of them when none or several do. A Korean
+    family name is shared by millions and tells no kin."""
+    parts = normalize_name(partner).split()
+    if len(parts) < 2 or has_hangul(partner):
+        return namesakes
+    fits = [
+        e
+        for e in namesakes
+        if e != partner and len(p := normalize_name(e).split()) > 1 and p[-1] == parts[-1]
+    ]
+    return fits if len(fits) == 1 else namesakes
 
 
 def _by_initial(request: str, mention: str, namesakes: Sequence[str]) -> Sequence[str]:
@@ -623,7 +644,8 @@ def _answer(
         return _plain_text(
             req, snap, reading, people, ex, policy, posterior, ranking.rows, bool(asked)
         )
-    return _keyed(req, snap, reading, facts, pool, policy, posterior)
+    partner = None if asked else normalize_name(req.partner)
+    return _keyed(req, snap, reading, facts, pool, policy, posterior, partner)
 
 
 # The partner speaking of themselves: "my", "we", "내", "제", "우리".
@@ -723,7 +745,12 @@ def _read_facts(
         or sets_aside(reading, a)
         or another_period(req.request, rel)
         or the_other_end(req.request, rel)
-        for o, a, (_r, _s, rel, _v) in zip(other, abouts, facts, strict=True)
+        # A change question may quote the old number ("did it change from first tuesdays?").
+        or (
+            not reading.change
+            and another_numbered(req.request, a.replace(value, " ") if value else a)
+        )
+        for o, a, (_r, _s, rel, value) in zip(other, abouts, facts, strict=True)
     ]
 
     def match(i: int) -> FactMatch:
@@ -758,8 +785,11 @@ def _keyed(
     pool: Mapping[int, float],
     policy: GatePolicy,
     posterior: Mapping[str, float],
+    partner: str | None = None,
 ) -> Block:
-    """The person's current facts that answer the request."""
+    """The person's current facts that answer the request. ``partner`` (normalized) when
+    the request names no one: of lines that answer equally well, the partner's own are
+    the ones meant ("제가 맡은 파트 뭐였죠?" from one of two 수진s)."""
     why = "no current line states what the request asks"
     other, matches = _read_facts(req, snap, reading, facts, policy)
     for m in matches:
@@ -807,7 +837,31 @@ def _keyed(
         return _empty(why, posterior)
     best = chosen[0][0]
     lines = [BlockLine(r, s) for score, s, _pos, r in chosen if score >= best - 1e-9]
+    if partner is not None and len(lines) > 1:
+        lines = _partners_own(lines, partner)
     return _served(lines, req, posterior)
+
+
+def _partners_own(lines: list[BlockLine], partner: str) -> list[BlockLine]:
+    """Of lines that answer equally well, another person's under a relation the
+    partner's own lines hold is left out: a request that names no one asks about the
+    partner's own ("제 휴가 며칠이죠?" of two 재호s with a vacation each)."""
+    theirs = {
+        normalize_relation(rel)
+        for ln in lines
+        for subj, rel, _ in ln.record.facts
+        if normalize_name(subj) == partner
+    }
+    if not theirs:
+        return lines
+    return [
+        ln
+        for ln in lines
+        if any(
+            normalize_name(subj) == partner or normalize_relation(rel) not in theirs
+            for subj, rel, _ in ln.record.facts
+        )
+    ]
 
 
 # The request's vector, its facts' lines' and their records'.
@@ -1033,7 +1087,7 @@ def _plain_text(
         for i, r in enumerate(typed):
             if (
                 r.pos > typed[pick].pos
-                and later[i] >= UPDATE_TOPIC + shift
+                and later[i] >= (UPDATE_ASKED if reading.change else UPDATE_TOPIC) + shift
                 and states_a_change(r.text)
                 and _replaces(typed[pick], r)
             ):
