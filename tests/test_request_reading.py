@@ -161,6 +161,8 @@ def test_value_types(value: str, vtype: str) -> None:
 def test_a_number_for_someone_asks_how_to_reach_them_not_a_code() -> None:
     assert read_request("number for joel the site manager?", ["joel"]).asked == {"contact"}
     assert read_request("whats the number for mums key box?", ["joel"]).asked == frozenset()
+    ticket = read_request("the INC number for Prof Stannard's migration", ["prof", "stannard"])
+    assert ticket.asked == frozenset()
 
 
 def test_a_cue_word_that_is_someones_name_asks_nothing() -> None:

@@ -78,6 +78,7 @@ _CONTACT_ASKED = (
     r"(?:님|씨|쌤|샘|언니|오빠|누나|형|이)\s*번호(?!판)"
 )
 _NUMBER_FOR = re.compile(r"\bnumber\s+for\s+([\w'’]+)", re.I)
+_TITLES = frozenset({"dr", "prof", "mr", "mrs", "ms", "miss", "sir"})  # "the INC number for Prof X"
 # Question cues -> the value types that answer them. Checked in order; the first family
 # that matches decides (a "how long" is a duration, not a "how").
 _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
@@ -549,7 +550,8 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
             cue_words = {w for m in found for w in _words(m.group())}
             break
     if not asked and any(
-        m.group(1).casefold() in name_words for m in _NUMBER_FOR.finditer(request)
+        (w := m.group(1).casefold()) in name_words and w not in _TITLES
+        for m in _NUMBER_FOR.finditer(request)
     ):
         asked = frozenset({"contact"})  # "number for Kevin at the garage", not for a key box
     if asked == _AMOUNT and _PAID.search(request):
@@ -1233,17 +1235,6 @@ def match_fact(
         accepted.add(vtype)
     if vtype in ("date", "datetime") and "duration" in reading.asked and _RANGE.search(value):
         accepted.add(vtype)  # "4월 13일~17일", "arriving Feb 20, staying until Feb 24"
-    if (
-        "place" in reading.asked
-        and "person" not in reading.asked
-        and vtype == "text"
-        and has_hangul(value)
-        and _a_person(value)
-    ):
-        # "숙소 어디로 잡았대?" is not answered by who goes along ("보건교사 한미순
-        # 선생님"). A Latin name is read so only where a person is asked: "Riverside
-        # Marriott" looks like one.
-        accepted.discard("text")
     if reading.asked and vtype not in accepted and not (named & accepted):
         return FactMatch(False, 0.0, f"asks for a {'/'.join(sorted(reading.asked))}")
     text, words = _description(about)
