@@ -46,7 +46,9 @@ __all__ = [
     "value_type",
 ]
 
-AnswerType = str  # time, date, datetime, place, money, person, quantity, duration, text
+# time, date, datetime, place, money, person, quantity, duration, contact (a phone number,
+# an extension or an email address), text
+AnswerType = str
 
 # "which (clinic) room", "which gate": up to two words that say which kind of it, then a
 # noun for a place. The words may not be verbs or articles ("which day is room 4 free?"
@@ -505,9 +507,10 @@ _KO_COUNT = {"두": "2", "세": "3", "네": "4", "다섯": "5"}
 
 
 @lru_cache(maxsize=65536)
-def _numbered(text: str) -> dict[str, set[str]]:
+def _numbered(text: str) -> dict[str, frozenset[str]]:
     """The numbers a text tells things apart by, by what they number: {"u": {"14"}}
-    for "U14", {"ordinal": {"2"}} for "second" or "2차"."""
+    for "U14", {"ordinal": {"2"}} for "second" or "2차" (kept for many requests: not
+    to be changed)."""
     low = text.casefold()
     out: dict[str, set[str]] = {}
     for m in _CODE.finditer(low):
@@ -517,7 +520,7 @@ def _numbered(text: str) -> dict[str, set[str]]:
     for m in _KO_ORDINAL.finditer(low):
         n = m.group(1) or _KO_COUNT[m.group(2)]
         out.setdefault("ordinal", set()).add(str(int(n)))
-    return out
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def another_numbered(request: str, about: str) -> bool:
@@ -795,7 +798,7 @@ def value_type(value: str, declared: str | None = None) -> AnswerType:
     weekday = sum(len(m.group()) for m in _WEEKDAY.finditer(value))
     if weekday:
         covered["date"] = covered.get("date", 0) + weekday
-    if not covered.keys() & {"time", "date", "money"} and reaches(value):
+    if not covered.keys() & {"time", "date", "money"} and _reaches(value):
         return "contact"
     lead = len(value) - len(value.lstrip())
     if _COUNT_PER_TIME.match(value):
@@ -880,7 +883,7 @@ def text_types(text: str) -> frozenset[AnswerType]:
         kinds.add("date")
     if "time" in kinds and "date" in kinds:
         kinds.add("datetime")
-    if reaches(text):
+    if _reaches(text):
         kinds.add("contact")
     return frozenset(kinds | {"text", "place", "person"})
 
@@ -894,7 +897,7 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 
 
 @lru_cache(maxsize=65536)
-def reaches(text: str) -> bool:
+def _reaches(text: str) -> bool:
     """Whether a text gives a way to reach someone: a phone number, an extension or an
     email address (a date written with dashes is none)."""
     if _EXTENSION.search(text) or _EMAIL.search(text):
