@@ -1098,6 +1098,24 @@ def test_a_namesake_who_bears_the_partners_family_name_is_the_one_meant(memory):
     assert not b.lines, b
 
 
+def test_a_korean_family_name_tells_no_kin(memory):
+    memory.ingest(
+        [
+            Record(
+                f"{name}: 저는 {day}에 복귀해요",
+                speaker=name,
+                participants=(name, "최영주"),
+                observed_at="2026-04-01",
+                facts=(Fact(name, "복귀일", day),),
+            )
+            for name, day in (("김민수", "5월 11일"), ("박민수", "5월 25일"))
+        ]
+    )
+    # 김지영 shares 김민수's family name, as millions do: no guess.
+    b = memory.block("민수 언제 복귀해?", "김지영", now="2026-04-05")
+    assert not b.lines, b
+
+
 def test_a_request_naming_no_one_is_about_the_partners_own_line(memory):
     memory.ingest(
         [
