@@ -494,12 +494,10 @@ def the_other_end(request: str, relation: str) -> bool:
 # Things told apart by a number in their name: an age group or a year ("U14", "Y5"), a
 # quarter ("Q2"), an ordinal ("the second viewing", "2차 면접", "세 번째 수업").
 _CODE = re.compile(r"(?<![\w-])([a-z]{1,2})-?(\d{1,3})s?(?![\w-])")
-_ORDINALS = {
-    w: str(i)
-    for i, ws in enumerate(
-        ("", "first 1st", "second 2nd", "third 3rd", "fourth 4th", "fifth 5th", "sixth 6th"),
-    )
-    for w in ws.split()
+_ORDINALS = {  # the ordinals of _DIGIT_OF ("first", "2nd"), and the sixth
+    **{w: d for w, d in _DIGIT_OF.items() if w.isascii() and w.endswith(("st", "nd", "rd", "th"))},
+    "sixth": "6",
+    "6th": "6",
 }
 _ORDINAL_WORD = re.compile(r"\b(" + "|".join(_ORDINALS) + r")\b(?![-‐])")  # not "first-time"
 _KO_ORDINAL = re.compile(r"(\d{1,2})\s*(?:차|회차|번째)(?![가-힣])|(두|세|네|다섯)\s*번째")
@@ -889,20 +887,21 @@ def text_types(text: str) -> frozenset[AnswerType]:
 
 
 # A phone number as written ("07700 900562", "+34 612 448 903", "010-2345-6789"): seven
-# digits or more in one run of digits and separators; an extension ("ext. 4471", "x4410",
-# "내선 2214"); an email address.
+# digits or more in one run of digits and separators, more forms than the chat
+# recognizer's phone numbers; an extension ("ext. 4471", "x4410", "내선 2214").
 _PHONE_RUN = re.compile(r"\+?\(?\d[\d ().-]{5,}\d")
 _EXTENSION = re.compile(r"\b(?:ext|x)\.?\s*\d{2,5}\b|내선\s*\d{2,5}", re.I)
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 
 
 @lru_cache(maxsize=65536)
 def _reaches(text: str) -> bool:
     """Whether a text gives a way to reach someone: a phone number, an extension or an
-    email address (a date written with dashes is none)."""
-    if _EXTENSION.search(text) or _EMAIL.search(text):
+    email address, as the chat recognizer reads one (a date written with dashes is
+    none)."""
+    spans = find_values(text)
+    if _EXTENSION.search(text) or any(sp.kind == "email" for sp in spans):
         return True
-    dates = [(sp.start, sp.end) for sp in find_values(text) if sp.kind in ("date", "time")]
+    dates = [(sp.start, sp.end) for sp in spans if sp.kind in ("date", "time")]
     return any(
         sum(c.isdigit() for c in m.group()) >= 7
         and not any(a < m.end() and m.start() < b for a, b in dates)
