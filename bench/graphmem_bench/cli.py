@@ -574,6 +574,7 @@ SPLITS = {
     "round16": "block_requests_round16",
     "round17": "block_requests_round17",
     "round18": "block_requests_round18",
+    "round19": "block_requests_round19",
     "heldout": "block_requests_heldout",
 }
 
@@ -586,7 +587,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ … _round18/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round19/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -594,9 +595,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2 … round18: block_requests/, block_requests_round2/ … "
-    "_round18/ (read while building); heldout: block_requests_heldout/ "
-    "(round 19, never read).",
+    help="dev, round2 … round19: block_requests/, block_requests_round2/ … "
+    "_round19/ (read while building); heldout: block_requests_heldout/ "
+    "(round 20, never read).",
 )
 @click.option(
     "--mode",
