@@ -17,9 +17,12 @@ from graphmem.reads.request_reading import (
     korean_kind_nouns,
     match_fact,
     name_word_set,
+    names_topic,
     read_request,
     relation_types,
+    restates,
     sets_aside,
+    settle_types,
     states_a_change,
     the_other_end,
     value_type,
@@ -236,6 +239,14 @@ def test_a_place_named_by_its_relation_answers_where():
         ("the hall's taken, so from Wednesday 6 May you're on Wednesdays", True),
         ("장비 셋업이 늦어져서 일주일 연장할게요. 총 35일로 해주세요", True),
         ("네 명 추가돼서 최종 42명으로 확정됐어요", True),
+        ("Gusts forecast Monday, so I'm bumping the lift to Tuesday", True),
+        ("we're shifting the feed dive to 2pm", True),
+        ("two more lads in, 8 on the hull from tomorrow", True),
+        ("can we make it 14 rooms?", True),
+        ("Airline cancelled our flight. New plan: Tuesday May 12", True),
+        ("기상 때문에 ETA 늦어집니다. 11일 14:00 예상이에요", True),
+        ("8월부터 간식 단가를 2,500원으로 올리게 됐습니다", True),
+        ("the night shift starts at 10", False),
         ("rehearsal Wednesdays 8pm at my garage", False),
         ("I read it in Monday's paper, from Monday's list", False),
         ("회의는 2시예요", False),
@@ -487,6 +498,8 @@ def test_another_month_or_season_is_another_thing(request_text, relation, other)
         ("회의 끝나는 시간 나왔어?", "회의 시작 시간", True),
         ("내일 몇 시 퇴근해?", "출근 시간", True),
         ("도착은 몇 시쯤이에요?", "출발_시간", True),
+        ("옥인수 캡틴 출항은 언제래?", "입항 일시", True),
+        ("몇 시에 하원해요?", "등원 시간", True),
         # The same end, both ends, or neither: nothing is decided.
         ("what time does the gym open?", "gym opening time", False),
         ("what are the gym's hours, open to close?", "gym closing time", False),
@@ -581,3 +594,83 @@ def test_a_question_about_what_was_said_is_no_task(request_text: str) -> None:
 )
 def test_another_numbered_one_of_a_thing(request_text: str, about: str, other: bool) -> None:
     assert another_numbered(request_text, about) is other
+
+
+@pytest.mark.parametrize(
+    ("value", "relation", "settled"),
+    [
+        # A building's number under a place is no count.
+        ("103동 뒤 조경 자재 야적장", "미팅 장소", ("place", {"place"})),
+        # A length under a name that says "time" is no clock time.
+        ("2시간 30분", "리허설 시간", ("duration", set())),
+        # "5일" under a duration is five days, not the 5th.
+        ("5일", "설치 소요 기간", ("duration", {"duration"})),
+        # Where the two agree, or the value has no form, nothing changes.
+        ("오후 3시", "리허설 시간", ("time", {"time"})),
+        ("the back room", "meeting place", ("text", {"place"})),
+        ("5월 5일", "설치 소요 기간", ("date", {"duration"})),
+    ],
+)
+def test_a_value_and_its_relations_name_settle_its_type(value, relation, settled):
+    vtype, named = settle_types(value_type(value), relation_types(relation), value)
+    assert (vtype, set(named)) == settled
+
+
+@pytest.mark.parametrize(
+    ("request_text", "asked"),
+    [
+        # A change question that quotes a value asks for a value of its type.
+        ("Lucille B.'s recall, still Monday?", {"date", "datetime"}),
+        ("was it $45 to enter or did Arnold change that?", {"money"}),
+        ("Vitale group — still 12 rooms or did that go up?", {"quantity"}),
+        ("아직 3시야?", {"time", "datetime"}),
+        # A bare number is a label, not a value: nothing is asked.
+        ("is phase 2 still on track?", set()),
+        ("did the standup move?", set()),
+        # "몇 층", like "몇 호", names a place or counts.
+        ("작가님 강의실 몇 층이었지?", {"place", "quantity"}),
+    ],
+)
+def test_what_a_change_question_quotes_is_what_it_asks(request_text, asked):
+    assert set(read_request(request_text).asked) == asked
+
+
+def test_a_title_said_to_someone_is_who_not_what() -> None:
+    reading = read_request("태곤 기사님 몇 번 도크에 대요?")
+    assert "기사" not in reading.topic and reading.titles == ("기사",)
+    assert "도크" in reading.topic
+    # A title not said to anyone stays a word of the topic ("기사 식당").
+    assert "기사" in read_request("기사 식당 어디야?").topic
+
+
+@pytest.mark.parametrize(
+    ("request_text", "about", "found"),
+    [
+        # A Korean clipped form: its syllables in order from the start of a longer word.
+        ("특활비 한 달에 얼마 빠져나가?", "특별활동비 월 4만 5천원", True),
+        ("학폭위 언제 열려?", "학교폭력위원회 날짜", True),
+        ("특활비 한 달에 얼마 빠져나가?", "특수 장비 활용 비용", False),
+    ],
+)
+def test_a_korean_clipped_form_names_its_word(request_text, about, found):
+    assert names_topic(read_request(request_text), about) is found
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "restated"),
+    [
+        (
+            "석다경: 정기공연은 5월 29일(금)로 잡았어요",
+            "석다경: 5월 29일이 대동제랑 겹쳐서 정기공연 6월 5일(금)로 미룹니다",
+            True,
+        ),
+        (
+            "Lola: we'll say our vows again at the gazebo by the lake",
+            "Lola: we will renew our vows at the chapel instead of the gazebo",
+            True,
+        ),
+        ("Lunch with Sam is at noon", "Dinner moved to 7pm", False),
+    ],
+)
+def test_a_later_message_restates_an_earlier_one(old, new, restated):
+    assert restates(old, new, frozenset({"석다경", "lola", "sam"})) is restated

@@ -17,6 +17,7 @@ __all__ = [
     "KOREAN_DOUBLE_SURNAMES",
     "KOREAN_FULL_NAME",
     "KOREAN_PARTICLES",
+    "KOREAN_RANK_TITLES",
     "KOREAN_SURNAMES",
     "KOREAN_TITLES",
     "has_hangul",
@@ -236,16 +237,37 @@ def longest_spans(
 # How Koreans call someone by a given name, from what is written on or after it: as a
 # friend or someone younger (소연아, 소연이), a teacher (소연쌤), an older friend or
 # sibling (소연 언니, 경호형), by rank (하준 팀장님), with 님 or 씨.
+KOREAN_RANK_TITLES: tuple[str, ...] = (
+    "팀장",
+    "부장",
+    "과장",
+    "차장",
+    "대리",
+    "사장",
+    "실장",
+    "이사",
+    "대표",
+    "원장",
+    "교수",
+    "박사",
+    "매니저",
+    "주임",
+    "반장",
+    "회장",
+    "총무",
+    "작가",
+    "기사",
+    "코치",
+    "감독",
+    "관장",
+    "기자",
+)
 _ADDRESS_FORMS: tuple[tuple[str, str], ...] = tuple(
     (title, form)
     for form, titles in (
         ("선생", "선생님 선생 쌤 샘"),
         ("elder", "형님 언니 누나 오빠 형"),
-        (
-            "rank",
-            "팀장 부장 과장 차장 대리 사장 실장 이사 대표 원장 교수 박사 매니저 주임 "
-            "반장 회장 총무 작가 기사 코치 감독 관장 기자",
-        ),
+        ("rank", " ".join(KOREAN_RANK_TITLES)),
         ("님", "님"),
         ("씨", "씨"),
     )

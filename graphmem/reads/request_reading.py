@@ -21,7 +21,13 @@ from functools import lru_cache
 from graphmem.domain.block import titled_name
 from graphmem.extract.chat.values import WEEKDAY_WORDS, find_values, month_number
 from graphmem.language.korean import noun_compounds, predicate_stems, proper_noun_spans
-from graphmem.language.text import KOREAN_FULL_NAME, KOREAN_TITLES, has_hangul, particle_stems
+from graphmem.language.text import (
+    KOREAN_FULL_NAME,
+    KOREAN_RANK_TITLES,
+    KOREAN_TITLES,
+    has_hangul,
+    particle_stems,
+)
 from graphmem.reads.ranking import stemmed_tokens
 
 __all__ = [
@@ -39,7 +45,9 @@ __all__ = [
     "name_word_set",
     "read_request",
     "relation_types",
+    "restates",
     "sets_aside",
+    "settle_types",
     "states_a_change",
     "text_types",
     "the_other_end",
@@ -120,9 +128,10 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
             r"\bhow\s+much\b|\bcost\b|\bprice\b|\bhow\s+expensive\b|얼마|가격|비용|금액",
             {"money", "quantity"},
         ),
-        (r"몇\s*호|몇\s*동(?!\s*안)", {"quantity", "place"}),
+        # "몇 호", "몇 층": a number that names a place, or a count.
+        (r"몇\s*(?:호|층)|몇\s*동(?!\s*안)", {"quantity", "place"}),
         (
-            r"\bhow\s+many\b|몇\s*(?:명|개(?!월)|번|장|병|권|마리|잔|층|살|대|박|군데|곳)|몇\s*(?:인분)",
+            r"\bhow\s+many\b|몇\s*(?:명|개(?!월)|번|장|병|권|마리|잔|살|대|박|군데|곳)|몇\s*(?:인분)",
             {"quantity"},
         ),
         # "몇 분": minutes, or people said politely ("몇 분 오세요?").
@@ -193,14 +202,17 @@ _CHANGE = re.compile(
 _REPLACES = re.compile(
     r"\bmov(?:e|ed|es|ing)\b|\bchang(?:e|ed|ing)\b|\binstead\b|\bnow\b|\bdelay|"
     r"\bpush(?:ed)?\b|\bresched|\bswitch|\bnot\b.*\banymore\b|\bactually\b|"
-    r"\bbump(?:ed)?\b|\braised?\b|\bincreas|\breduc|\bbrought\s+forward\b|\bextend|"
-    r"\bfrom\s+(?:now\s+on|next\s+\w+|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b(?!['’])|"
+    r"\bbump(?:ed|ing)?\b|\braised?\b|\bincreas|\breduc|\bbrought\s+forward\b|\bextend|"
+    r"\bshift(?:ed|ing)\b|\bmake\s+it\b|\bnew\s+plan\b|\bcancel(?:l?ed|ling)?\b|"
+    r"\bfrom\s+(?:now\s+on|tomorrow|next\s+\w+|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b(?!['’])|"
+    # from August, from next week on
+    r"\d+\s*월\s*부터|(?:다음|이번)\s*(?:주|달)\s*부터|"
     # extended, final, confirmed, added
     r"연장|최종|확정|추가\s*(?:돼|됐|되|했|해)|"
     r"바뀌|바꼈|바꿨|바꾸|바꿉|바꿔|바꿀|변경|옮|미뤄|미뤘|미루|미룰|미룹|연기|대신|이제|말고|"
     # pushed back, brought forward, delayed, raised, increased, cut, adjusted
     r"밀렸|밀려|밀어야|밀게|밀릴|밀립|당겨|당길|당깁|당겼|당기|늦춰|늦춥|늦췄|늦추|"
-    r"올려|올렸|올립|올릴|올랐|올라요|올라서|늘려|늘렸|늘었|늘립|늘릴|줄여|줄였|줄일|줄입|줄었|조정|수정",
+    r"늦어지|늦어집|늦어져|늦어졌|올리게|올리기로|올려|올렸|올립|올릴|올랐|올라요|올라서|늘려|늘렸|늘었|늘립|늘릴|줄여|줄였|줄일|줄입|줄었|조정|수정",
     re.I,
 )
 
@@ -208,6 +220,35 @@ _REPLACES = re.compile(
 def states_a_change(text: str) -> bool:
     """Whether a message says something replaces what was said before."""
     return bool(_REPLACES.search(text))
+
+
+def restates(old: str, new: str, names: frozenset[str] = frozenset()) -> bool:
+    """Whether a later message takes up what an earlier one said: it quotes one of its
+    values ("5월 29일이 대동제랑 겹쳐서 … 6월 5일로 미룹니다") or shares two of its words
+    ("renew our vows at the chapel instead of the gazebo"); people's names are not
+    counted."""
+    quoted = {re.sub(r"\s+", "", v.text.casefold()) for v in find_values(old) if v.kind in _QUOTED}
+    if quoted & {
+        re.sub(r"\s+", "", v.text.casefold()) for v in find_values(new) if v.kind in _QUOTED
+    }:
+        return True
+    return len(_said_words(old, names) & _said_words(new, names)) >= 2
+
+
+@lru_cache(maxsize=8192)
+def _said_words(text: str, names: frozenset[str]) -> frozenset[str]:
+    """The content words of a message: Korean nouns (compounds whole), English words
+    stemmed; no stop word, number or name."""
+    if has_hangul(text):
+        words = [w.casefold() for w in noun_compounds(text) if len(w) >= 2]
+        return frozenset(
+            w for w in words if w not in _KO_STOP and not any(n in w for n in names if len(n) > 1)
+        )
+    return frozenset(
+        _normal(w)
+        for w in _words(text)
+        if len(w) >= 3 and not w.isdigit() and w not in _EN_STOP and w not in names
+    )
 
 
 _EN_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -288,6 +329,8 @@ class RequestReading:
     # What the request sets aside to ask about something else: "주차 말고 관광버스 대수"
     # asks for the coaches, not the parking. A fact about it is no answer.
     set_aside: tuple[str, ...] = ()
+    # Titles said to someone ("봉 팀장님", "작가님"): who is asked about, not what.
+    titles: tuple[str, ...] = ()
 
 
 # A request that opens with a task for the assistant ("write a haiku", "추천해줘") and asks
@@ -457,6 +500,11 @@ _OPPOSITE_ENDS: tuple[tuple[str, str], ...] = (
     ("평일", "주말|토요일|일요일"),
     ("계약금", "잔금"),
     ("출국", "입국"),
+    ("입항", "출항"),
+    ("이륙", "착륙"),
+    ("입원", "퇴원"),
+    ("등원|등교", "하원|하교"),
+    ("입사", "퇴사"),
     ("상차", "하차"),
     ("최소", "최대"),
     ("입장", "퇴장"),
@@ -555,6 +603,15 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
         for m in _NUMBER_FOR.finditer(request)
     ):
         asked = frozenset({"contact"})  # "number for Kevin at the garage", not for a key box
+    change = bool(_CHANGE.search(request))
+    if not asked and change:
+        # "still Monday?", "was it $45 or did Arnold change that?": the value a change
+        # question quotes is of the type it asks.
+        quoted = {_KIND[v.kind] for v in find_values(request) if v.kind in _QUOTED}
+        if _WEEKDAY.search(request):
+            quoted.add("date")
+        if quoted:
+            asked = frozenset(quoted | ({"datetime"} if quoted & {"date", "time"} else set()))
     if asked == _AMOUNT and _PAID.search(request):
         asked = frozenset({"money"})  # "엔드밀 단가 얼마": how much is paid, not how many
     spans = [v for v in find_values(request) if v.kind in ("time", "date", "money", "duration")]
@@ -564,6 +621,7 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
     inside |= {g for m in _A_VALUES_NUMBER.findall(request) for g in m if g}
     topic: list[str] = []
     numbers: list[str] = []
+    titles: list[str] = []
     if has_hangul(request):
         # Korean: the nouns (compounds kept whole), not the predicates and endings.
         words = [w.casefold() for w in noun_compounds(request)]
@@ -580,6 +638,9 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
         called = korean and (w.endswith("이") and w[:-1] in name_words)
         if called or (korean and titled_name(w)[0] in name_words):
             continue  # 지은이, 유진쌤: a given name called so is who is asked, not what
+        if korean and w in KOREAN_RANK_TITLES and re.search(rf"{w}\s?님", request):
+            titles.append(w)  # "태곤 기사님 몇 번 도크": the driver is asked about
+            continue
         if w in _NUMBER_WORDS or w.isdigit():
             numbers.append(w)
             continue
@@ -593,7 +654,6 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
         topic = [w for w in predicate_stems(request) if w not in name_words]
     aside = [_normal(m.group(1).casefold()) for m in _NOT_THIS_BUT.finditer(request)]
     topic = [w for w in topic if not any(w == a or (has_hangul(a) and a in w) for a in aside)]
-    change = bool(_CHANGE.search(request))
     task = bool(_TASK.search(request)) and not asked
     unknown = tuple(
         name
@@ -611,6 +671,7 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
         task,
         unknown,
         tuple(dict.fromkeys(aside)),
+        tuple(dict.fromkeys(titles)),
     )
 
 
@@ -872,6 +933,34 @@ def relation_types(relation: str) -> frozenset[AnswerType]:
     return frozenset(t for h, t in _KOREAN_HEAD_TYPES if last.endswith(h))
 
 
+# A number of days or weeks alone ("5일", "3주"): the 5th of a month or five days.
+_BARE_DAYS = re.compile(r"\s*\d+\s*(?:일|주)\s*")
+
+
+def settle_types(
+    vtype: AnswerType, named: frozenset[AnswerType], value: str
+) -> tuple[AnswerType, frozenset[AnswerType]]:
+    """A value's recognized type and its relation's named types, where they disagree and
+    one of them is surely wrong: a building's number under a place ("103동 뒤 야적장"
+    under 미팅 장소) is no count; a length under a name that says "time" ("2시간 30분"
+    under 리허설 시간) is no clock time; "5일" under 설치 소요 기간 is five days."""
+    if not named or vtype in named or vtype == "text":
+        return vtype, named
+    if vtype == "quantity" and "place" in named:
+        return "place", named
+    if vtype == "duration" and named == {"time"}:
+        return vtype, frozenset()
+    if vtype == "date" and "duration" in named and _BARE_DAYS.fullmatch(value):
+        return "duration", named
+    return vtype, named
+
+
+# The values a change question may quote: not a bare number ("is phase 2 still on?").
+_QUOTED = frozenset({"time", "bare_time", "date", "money", "rate", "duration", "count"})
+# What any text may state: a place, a person or a thing have no form to recognise.
+_ANY_TEXT: frozenset[AnswerType] = frozenset({"text", "place", "person"})
+
+
 def text_types(text: str) -> frozenset[AnswerType]:
     """The value types a plain-text record states somewhere in it: a time, a date, an
     amount... A place, a person or a thing has no form to recognise, so every record may
@@ -883,7 +972,7 @@ def text_types(text: str) -> frozenset[AnswerType]:
         kinds.add("datetime")
     if _reaches(text):
         kinds.add("contact")
-    return frozenset(kinds | {"text", "place", "person"})
+    return frozenset(kinds | _ANY_TEXT)
 
 
 # A phone number as written ("07700 900562", "+34 612 448 903", "010-2345-6789"): seven
@@ -952,10 +1041,33 @@ def _found(word: str, text: str, words: frozenset[str]) -> bool:
         # Abbreviations and clipped forms: "eng" for engineers, "bday" is not caught.
         return len(word) >= 3 and any(w.startswith(word) for w in words if len(w) > len(word))
     if has_hangul(word):
-        if word in text:
+        if word in text or _abbreviates(word, text):
             return True
         grams = {word[i : i + 2] for i in range(len(word) - 1)}
         return bool(grams) and len(grams & _bigrams(text)) / len(grams) >= 0.6
+    return False
+
+
+_HANGUL_RUN = re.compile(r"[가-힣]+")
+
+
+@lru_cache(maxsize=65536)
+def _abbreviates(short: str, text: str) -> bool:
+    """Whether a Korean word is a clipped form of a word of the text: its syllables, in
+    order, from the start of a longer word, each standing for a part of a syllable or
+    two (특활비 for 특별활동비, 학폭 for 학교폭력)."""
+    if not 2 <= len(short) <= 4:
+        return False
+    for long in _HANGUL_RUN.findall(text):
+        if long[0] != short[0] or not len(short) < len(long) <= 2 * len(short) + 1:
+            continue
+        at = 1
+        for syllable in short[1:]:
+            at = long.find(syllable, at) + 1
+            if at == 0:
+                break
+        else:
+            return True
     return False
 
 

@@ -35,7 +35,7 @@ from graphmem.domain.keys import RelationRegistry, normalize_name, normalize_rel
 from graphmem.domain.model import _iso, utc_now_iso
 from graphmem.embedding import BundledE5, VectorCache
 from graphmem.extract.slots import DEFAULT_SLOTS, SlotSpec
-from graphmem.language.text import has_hangul, korean_address_forms
+from graphmem.language.text import KOREAN_RANK_TITLES, has_hangul, korean_address_forms
 from graphmem.reads.blocks import answer_head as head_mod
 from graphmem.reads.blocks.answer_head import (
     AnswerHead,
@@ -60,7 +60,9 @@ from graphmem.reads.request_reading import (
     names_topic,
     read_request,
     relation_types,
+    restates,
     sets_aside,
+    settle_types,
     states_a_change,
     text_types,
     the_other_end,
@@ -287,6 +289,11 @@ NEAREST_SLACK = 0.02
 KEYED_KOREAN_SHIFT = 0.01
 # A request that asks for no type needs this much more closeness.
 UNTYPED_EXTRA = 0.03
+# Candidates by meaning for a request that names no one: the facts nearest to it, in
+# namespaces of up to this many records (beyond, the words' candidates alone).
+NEAREST_FACTS = 3
+NEAREST_LIMIT = 20_000
+
 # Words found in a fact count this much beside its closeness in meaning.
 WORD_WEIGHT = 0.05
 # A plain record no word of the request names is served from this closeness up.
@@ -340,7 +347,10 @@ def _who_is_asked(
             cue = _cues(req.request, mention, es, snap, topic) if few else {}
             top = max(cue.values(), default=0)
             mine = _the_partner(as_stored, es)
-            if top and list(cue.values()).count(top) == 1:
+            titled = _by_title(req, mention, es, snap) if few else es
+            if len(titled) == 1:
+                es = titled
+            elif top and list(cue.values()).count(top) == 1:
                 chosen = max(cue, key=cue.__getitem__)
                 if mine and cue.get(mine[0], 0) == top:
                     chosen = mine[0]
@@ -417,6 +427,37 @@ def _kin(partner: str, namesakes: Sequence[str]) -> Sequence[str]:
         for e in namesakes
         if e != partner and len(p := normalize_name(e).split()) > 1 and p[-1] == parts[-1]
     ]
+    return fits if len(fits) == 1 else namesakes
+
+
+def _by_title(
+    req: BlockRequest, mention: str, namesakes: Sequence[str], snap: BlockSnapshot
+) -> Sequence[str]:
+    """Korean: the namesake a title beside the mention belongs to ("명수 사장님" is 표명수
+    where the partner's or the namesakes' records say "표 사장님" or "표명수 사장"). A
+    title said with the shared given name alone tells nothing, nor one said to someone
+    ("새 사장님 오신다니까" in 차명수's own message). All of them when no title, or not
+    exactly one of them, is so called."""
+    if not has_hangul(mention):
+        return namesakes
+    near = _beside(req.request, mention)
+    titles = [t for t in KOREAN_RANK_TITLES if t in near]
+    if not titles:
+        return namesakes
+    norm = {e: normalize_name(e) for e in namesakes}
+    where = set(snap.by_person.get(normalize_name(req.partner), ()))
+    for e in namesakes:
+        where.update(snap.by_person.get(norm[e], ()))
+    texts = [snap.records.texts[i] for i in sorted(where)]
+    said = "|".join(map(re.escape, titles))
+    fits = []
+    for e in namesakes:
+        full = norm[e].replace(" ", "")
+        family = full[: -len(mention)] if full.endswith(mention) and full != mention else ""
+        names = "|".join(re.escape(n) for n in (full, family) if n)
+        called = re.compile(rf"(?<![가-힣])(?:{names})\s?(?:{said})")
+        if any(called.search(t) for t in texts):
+            fits.append(e)
     return fits if len(fits) == 1 else namesakes
 
 
@@ -500,7 +541,10 @@ def _said_anywhere(snap: BlockSnapshot, word: str) -> bool:
 
 # Words that introduce who someone is after their name: "Noor from Cellar 9", "Fiona the
 # coach", "the Theo who runs the place".
-_AFTER_NAME = frozenset(["from", "at", "in", "of", "on", "with", "the", "who"])
+_AFTER_NAME = frozenset(["from", "at", "in", "of", "on", "with", "the", "who", "who's", "that"])
+
+
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 def _beside(request: str, mention: str) -> str:
@@ -512,7 +556,8 @@ def _beside(request: str, mention: str) -> str:
     first = mention.split()[0]
     out: list[str] = []
     for i, w in enumerate(words):
-        if not (w == first or (has_hangul(w) and w.startswith(first))):
+        # "little Mason's rating": the possessive is the name too.
+        if not (_POSSESSIVE.sub("", w) == first or (has_hangul(w) and w.startswith(first))):
             continue
         out += words[max(0, i - 3) : i]
         if has_hangul(w):
@@ -539,7 +584,7 @@ def read_gate(
     served (namesakes are told apart here, by ``_who_is_asked``)."""
     reading = read_request(req.request, snap.person_words)
     posterior = dict(posterior)
-    who = _who_is_asked(req, snap, reading.topic, posterior, req.options.tau)
+    who = _who_is_asked(req, snap, reading.topic + reading.titles, posterior, req.options.tau)
     if who.open:
         return _by_answer(req, snap, ranking, reading, who, posterior, excluded, policy)
     return _answer(req, snap, ranking, reading, set(who.people), posterior, excluded, policy)
@@ -557,7 +602,8 @@ def _by_answer(
 ) -> Block:
     """Namesakes nothing told apart: the one whose memory answers the request when only
     one of them has anything that could ("how long does Mabel need to build a wheel?"
-    of two Mabels, only one of whom said how long anything takes); else unclear."""
+    of two Mabels, only one of whom said how long anything takes), or when the words of
+    the request name only one of their facts (``_could_answer``); else unclear."""
     unclear = Block(
         "",
         [],
@@ -568,7 +614,9 @@ def _by_answer(
     if len(who.open) > _FEW_NAMESAKES or reading.task:
         return unclear
     names = [normalize_name(e) for e in who.open]
-    could = [n for n in names if _could_answer(req, snap, reading, n, policy)]
+    fit = {n: _could_answer(req, snap, reading, n, policy) for n in names}
+    best = max(fit.values())
+    could = [n for n in names if fit[n] == best and best > 0]
     if len(could) != 1:
         return unclear
     asked = {*who.people, could[0]}
@@ -578,10 +626,12 @@ def _by_answer(
 
 def _could_answer(
     req: BlockRequest, snap: BlockSnapshot, reading: RequestReading, person: str, policy: GatePolicy
-) -> bool:
-    """Whether anything of a person's could answer the request: a current fact of the
-    asked type or named by its words, not of another kind; with no facts, a record of
-    theirs stating a value of the asked type."""
+) -> float:
+    """How well anything of a person's could answer the request: 0 when nothing could;
+    else 1, plus the number of the request's topic words found with a current fact of the
+    asked type (not of another kind) when two or more are: "where does Lucinda run the
+    rock band?" is the Lucinda whose teaching room was said with "rock band". With no
+    facts, 1 when a record of theirs states a value of the asked type."""
     records = [snap.records[i] for i in snap.by_subject.get(person, ())]
     facts = [
         (r, subj, rel, value)
@@ -591,9 +641,16 @@ def _could_answer(
     ]
     if facts:
         other, matches = _read_facts(req, snap, reading, facts, policy)
-        return any(not o and (m.ok or m.typed) for o, m in zip(other, matches, strict=True))
-    return any(
-        accepts(reading, text_types(snap.records[i].text)) for i in snap.by_person.get(person, ())
+        fits = [m for o, m in zip(other, matches, strict=True) if not o and (m.ok or m.typed)]
+        # One word in common is chance ("open the doors" said by one of two Paulines);
+        # two ("rock band") tell them apart.
+        hits = max((round(m.coverage * len(reading.topic)) for m in fits if m.ok), default=0)
+        return (1.0 + (hits if hits >= 2 else 0)) if fits else 0.0
+    return float(
+        any(
+            accepts(reading, text_types(snap.records[i].text))
+            for i in snap.by_person.get(person, ())
+        )
     )
 
 
@@ -640,12 +697,58 @@ def _answer(
         for subj, rel, value in r.facts
         if normalize_name(subj) not in ex and (not asked or normalize_name(subj) in asked)
     ]
+    if not asked:
+        facts = _with_nearest(req, snap, reading, facts, policy, ex)
     if not facts and not any(snap.by_subject.get(p) for p in people):
         return _plain_text(
             req, snap, reading, people, ex, policy, posterior, ranking.rows, bool(asked)
         )
     partner = None if asked else normalize_name(req.partner)
     return _keyed(req, snap, reading, facts, pool, policy, posterior, partner)
+
+
+def _with_nearest(
+    req: BlockRequest,
+    snap: BlockSnapshot,
+    reading: RequestReading,
+    facts: list[tuple[ActiveRecord, str, str, str]],
+    policy: GatePolicy,
+    excluded: set[str],
+) -> list[tuple[ActiveRecord, str, str, str]]:
+    """Candidates by meaning besides words: a request that names no one may be answered
+    by a fact none of its words found ("공연 총 몇 분짜리?" and a 러닝타임), so the
+    namespace's facts nearest to it in meaning join those the words found, unless words
+    already found one that answers (then nothing is embedded). The gate then decides as
+    for any candidate: type, topic and person. In namespaces of up to ``NEAREST_LIMIT``
+    records, whose facts' vectors are read once per snapshot."""
+    meaning = policy.meaning
+    if (
+        meaning is None
+        or reading.task
+        or not snap.by_subject
+        or len(snap.records.texts) > NEAREST_LIMIT
+    ):
+        return facts
+    _other, matches = _read_facts(req, snap, reading, facts, policy)
+    if any(m.ok for m in matches):
+        return facts
+    where, lines, texts = snap.fact_vectors(meaning.model, meaning.passages, fact_line)
+    if not len(where):
+        return facts
+    q = meaning.query(req.request)
+    close = np.maximum(lines @ q, texts @ q)
+    have = {r.pos for r, *_ in facts}
+    out = list(facts)
+    for j in np.argsort(-close, kind="stable")[:NEAREST_FACTS]:
+        r = snap.records[int(where[j])]
+        if r.pos not in have:
+            have.add(r.pos)
+            out += [
+                (r, subj, rel, value)
+                for subj, rel, value in r.facts
+                if normalize_name(subj) not in excluded
+            ]
+    return out
 
 
 # The partner speaking of themselves: "my", "we", "내", "제", "우리".
@@ -762,6 +865,7 @@ def _read_facts(
         if not declared and normalize_name(value) in snap.person_names:
             vtype = "person"  # whatever its words look like ("Sunday Adeyemi")
         named = frozenset() if declared else relation_types(rel)
+        vtype, named = settle_types(vtype, named, value)
         return match_fact(reading, vtype, abouts[i], value, named)
 
     # Typing a value reads it with every value recognizer: first only the facts the
@@ -1087,7 +1191,10 @@ def _plain_text(
         for i, r in enumerate(typed):
             if (
                 r.pos > typed[pick].pos
-                and later[i] >= (UPDATE_ASKED if reading.change else UPDATE_TOPIC) + shift
+                and (
+                    later[i] >= (UPDATE_ASKED if reading.change else UPDATE_TOPIC) + shift
+                    or restates(typed[pick].text, r.text, snap.person_words)
+                )
                 and states_a_change(r.text)
                 and _replaces(typed[pick], r)
             ):

@@ -101,6 +101,30 @@ class BlockSnapshot:
     _texts: dict[tuple[str, frozenset[str]], str] = field(
         default_factory=dict, compare=False, repr=False
     )
+    # Made on first use by the reading gate and kept with the snapshot: by model, the
+    # vectors of the current facts' lines and of their records (``fact_vectors``).
+    _fact_vectors: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def fact_vectors(
+        self,
+        model: str,
+        embed: Callable[[list[str]], np.ndarray],
+        line: Callable[[str, str, str], str],
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For every current fact, the position of its record in the table, the vector of
+        its line (``line(subject, relation, value)``) and of its record's text, embedded
+        by ``embed`` once per snapshot and model."""
+        kept = self._fact_vectors.get(model)
+        if kept is None:
+            at = sorted({i for rows in self.by_subject.values() for i in rows})
+            rows = [(i, subj, rel, value) for i in at for subj, rel, value in self.records.facts[i]]
+            where = np.asarray([i for i, *_ in rows], dtype=np.int64)
+            lines = embed([line(subj, rel, value) for _i, subj, rel, value in rows])
+            texts = embed([self.records.texts[i] for i, *_ in rows])
+            kept = self._fact_vectors[model] = (where, lines, texts)
+        return kept
 
     def person_text(self, person: str, apart_from: Sequence[str] = ()) -> str:
         """Everything said in the records a person is in and the names of their facts,
