@@ -1255,6 +1255,27 @@ def test_a_fact_no_word_of_the_request_finds_is_found_by_meaning(memory):
     assert not b.lines, b
 
 
+def test_candidates_by_meaning_wait_for_the_kept_vectors(memory, monkeypatch):
+    """A request never embeds a namespace's worth of facts: while more of their vectors
+    are missing than a request may embed, the words' candidates stand alone."""
+    from graphmem.reads.blocks import gates
+
+    monkeypatch.setattr(gates, "NEAREST_EMBED", -1)
+    memory.ingest(
+        [
+            Record(
+                "Ruth: regionals are at the Lakeside Sports Dome again",
+                speaker="Ruth Ames",
+                participants=("Ruth Ames", "Joe Park"),
+                observed_at="2026-03-02",
+                facts=(Fact("Ruth Ames", "championship venue", "the Lakeside Sports Dome"),),
+            )
+        ]
+    )
+    b = memory.block("Where's the big tournament this year?", "Kim Pryce", now="2026-03-06")
+    assert not b.lines, b
+
+
 @pytest.mark.parametrize(
     ("said", "asked", "now", "old"),
     [

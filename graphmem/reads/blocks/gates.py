@@ -293,6 +293,8 @@ UNTYPED_EXTRA = 0.03
 # namespaces of up to this many records (beyond, the words' candidates alone).
 NEAREST_FACTS = 3
 NEAREST_LIMIT = 20_000
+# ... and embedding at most this many of their texts on the spot.
+NEAREST_EMBED = 64
 
 # Words found in a fact count this much beside its closeness in meaning.
 WORD_WEIGHT = 0.05
@@ -716,11 +718,12 @@ def _with_nearest(
     excluded: set[str],
 ) -> list[tuple[ActiveRecord, str, str, str]]:
     """Candidates by meaning besides words: a request that names no one may be answered
-    by a fact none of its words found ("공연 총 몇 분짜리?" and a 러닝타임), so the
-    namespace's facts nearest to it in meaning join those the words found, unless words
-    already found one that answers (then nothing is embedded). The gate then decides as
-    for any candidate: type, topic and person. In namespaces of up to ``NEAREST_LIMIT``
-    records, whose facts' vectors are read once per snapshot."""
+    by a fact none of its words found ("Where's the big tournament this year?" and a
+    ``championship venue``), so the namespace's facts nearest to it in meaning join
+    those the words found, unless words already found one that answers (then nothing is
+    embedded). The gate then decides as for any candidate: type, topic and person. In
+    namespaces of up to ``NEAREST_LIMIT`` records, whose facts' vectors are read once per
+    snapshot (once the keeper holds all but a few of them)."""
     meaning = policy.meaning
     if (
         meaning is None
@@ -732,9 +735,17 @@ def _with_nearest(
     _other, matches = _read_facts(req, snap, reading, facts, policy)
     if any(m.ok for m in matches):
         return facts
-    where, lines, texts = snap.fact_vectors(meaning.model, meaning.passages, fact_line)
-    if not len(where):
+
+    def kept_or_few(texts: list[str]) -> np.ndarray | None:
+        # Vectors the keeper has not kept yet are embedded here only when they are few
+        # (a write just made), never a namespace's worth inside one request.
+        missing = sum(v is None for v in meaning.known(texts))
+        return meaning.passages(texts) if missing <= NEAREST_EMBED else None
+
+    found = snap.fact_vectors(meaning.model, kept_or_few, fact_line)
+    if found is None or not len(found[0]):
         return facts
+    where, lines, texts = found
     q = meaning.query(req.request)
     close = np.maximum(lines @ q, texts @ q)
     have = {r.pos for r, *_ in facts}

@@ -110,12 +110,13 @@ class BlockSnapshot:
     def fact_vectors(
         self,
         model: str,
-        embed: Callable[[list[str]], np.ndarray],
+        embed: Callable[[list[str]], np.ndarray | None],
         line: Callable[[str, str, str], str],
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """For every current fact, the position of its record in the table, the vector of
         its line (``line(subject, relation, value)``) and of its record's text, embedded
-        by ``embed`` once per snapshot and model."""
+        by ``embed`` once per snapshot and model; None (and tried again next time) while
+        ``embed`` returns None for the texts (their vectors not kept yet)."""
         kept = self._fact_vectors.get(model)
         if kept is None:
             at = sorted({i for rows in self.by_subject.values() for i in rows})
@@ -123,6 +124,8 @@ class BlockSnapshot:
             where = np.asarray([i for i, *_ in rows], dtype=np.int64)
             lines = embed([line(subj, rel, value) for _i, subj, rel, value in rows])
             texts = embed([self.records.texts[i] for i, *_ in rows])
+            if lines is None or texts is None:
+                return None
             kept = self._fact_vectors[model] = (where, lines, texts)
         return kept
 
