@@ -31,6 +31,7 @@ from graphmem.language.text import (
 from graphmem.reads.ranking import stemmed_tokens
 
 __all__ = [
+    "FORMLESS_TYPES",
     "AnswerType",
     "FactMatch",
     "RequestReading",
@@ -227,12 +228,17 @@ def restates(old: str, new: str, names: frozenset[str] = frozenset()) -> bool:
     values ("5월 29일이 대동제랑 겹쳐서 … 6월 5일로 미룹니다") or shares two of its words
     ("renew our vows at the chapel instead of the gazebo"); people's names are not
     counted."""
-    quoted = {re.sub(r"\s+", "", v.text.casefold()) for v in find_values(old) if v.kind in _QUOTED}
-    if quoted & {
-        re.sub(r"\s+", "", v.text.casefold()) for v in find_values(new) if v.kind in _QUOTED
-    }:
+    if _quoted_values(old) & _quoted_values(new):
         return True
     return len(_said_words(old, names) & _said_words(new, names)) >= 2
+
+
+@lru_cache(maxsize=8192)
+def _quoted_values(text: str) -> frozenset[str]:
+    """The values a message states that a later one may quote, spaces and case aside."""
+    return frozenset(
+        re.sub(r"\s+", "", v.text.casefold()) for v in find_values(text) if v.kind in _QUOTED
+    )
 
 
 @lru_cache(maxsize=8192)
@@ -603,18 +609,19 @@ def read_request(request: str, names: Iterable[str] = ()) -> RequestReading:
         for m in _NUMBER_FOR.finditer(request)
     ):
         asked = frozenset({"contact"})  # "number for Kevin at the garage", not for a key box
+    values = find_values(request)
     change = bool(_CHANGE.search(request))
     if not asked and change:
         # "still Monday?", "was it $45 or did Arnold change that?": the value a change
         # question quotes is of the type it asks.
-        quoted = {_KIND[v.kind] for v in find_values(request) if v.kind in _QUOTED}
+        quoted = {_KIND[v.kind] for v in values if v.kind in _QUOTED}
         if _WEEKDAY.search(request):
             quoted.add("date")
         if quoted:
             asked = frozenset(quoted | ({"datetime"} if quoted & {"date", "time"} else set()))
     if asked == _AMOUNT and _PAID.search(request):
         asked = frozenset({"money"})  # "엔드밀 단가 얼마": how much is paid, not how many
-    spans = [v for v in find_values(request) if v.kind in ("time", "date", "money", "duration")]
+    spans = [v for v in values if v.kind in ("time", "date", "money", "duration")]
     inside = {w for v in spans for w in _words(v.text)}
     inside |= {d for v in spans for d in re.findall(r"\d+", v.text)}  # Kiwi reads 16 in 16일
     # "16일 맞지?", "at 9": the number of a value, not a label
@@ -958,7 +965,7 @@ def settle_types(
 # The values a change question may quote: not a bare number ("is phase 2 still on?").
 _QUOTED = frozenset({"time", "bare_time", "date", "money", "rate", "duration", "count"})
 # What any text may state: a place, a person or a thing have no form to recognise.
-_ANY_TEXT: frozenset[AnswerType] = frozenset({"text", "place", "person"})
+FORMLESS_TYPES: frozenset[AnswerType] = frozenset({"text", "place", "person"})
 
 
 def text_types(text: str) -> frozenset[AnswerType]:
@@ -972,7 +979,7 @@ def text_types(text: str) -> frozenset[AnswerType]:
         kinds.add("datetime")
     if _reaches(text):
         kinds.add("contact")
-    return frozenset(kinds | _ANY_TEXT)
+    return frozenset(kinds | FORMLESS_TYPES)
 
 
 # A phone number as written ("07700 900562", "+34 612 448 903", "010-2345-6789"): seven

@@ -47,6 +47,7 @@ from graphmem.reads.blocks.answer_head import (
 )
 from graphmem.reads.blocks.index import BlockSnapshot, Ranking
 from graphmem.reads.request_reading import (
+    FORMLESS_TYPES,
     FactMatch,
     RequestReading,
     accepts,
@@ -699,14 +700,15 @@ def _answer(
         for subj, rel, value in r.facts
         if normalize_name(subj) not in ex and (not asked or normalize_name(subj) in asked)
     ]
+    read = None
     if not asked:
-        facts = _with_nearest(req, snap, reading, facts, policy, ex)
+        facts, read = _with_nearest(req, snap, reading, facts, policy, ex)
     if not facts and not any(snap.by_subject.get(p) for p in people):
         return _plain_text(
             req, snap, reading, people, ex, policy, posterior, ranking.rows, bool(asked)
         )
     partner = None if asked else normalize_name(req.partner)
-    return _keyed(req, snap, reading, facts, pool, policy, posterior, partner)
+    return _keyed(req, snap, reading, facts, pool, policy, posterior, partner, read)
 
 
 def _with_nearest(
@@ -716,14 +718,15 @@ def _with_nearest(
     facts: list[tuple[ActiveRecord, str, str, str]],
     policy: GatePolicy,
     excluded: set[str],
-) -> list[tuple[ActiveRecord, str, str, str]]:
+) -> tuple[list[tuple[ActiveRecord, str, str, str]], _Read | None]:
     """Candidates by meaning besides words: a request that names no one may be answered
     by a fact none of its words found ("Where's the big tournament this year?" and a
     ``championship venue``), so the namespace's facts nearest to it in meaning join
     those the words found, unless words already found one that answers (then nothing is
     embedded). The gate then decides as for any candidate: type, topic and person. In
     namespaces of up to ``NEAREST_LIMIT`` records, whose facts' vectors are read once per
-    snapshot (once the keeper holds all but a few of them)."""
+    snapshot (once the keeper holds all but a few of them). With the facts, how they
+    were read (``_read_facts``) when no fact joined them, so it is not read twice."""
     meaning = policy.meaning
     if (
         meaning is None
@@ -731,10 +734,10 @@ def _with_nearest(
         or not snap.by_subject
         or len(snap.records.texts) > NEAREST_LIMIT
     ):
-        return facts
-    _other, matches = _read_facts(req, snap, reading, facts, policy)
-    if any(m.ok for m in matches):
-        return facts
+        return facts, None
+    read = _read_facts(req, snap, reading, facts, policy)
+    if any(m.ok for m in read[1]):
+        return facts, read
 
     def kept_or_few(texts: list[str]) -> np.ndarray | None:
         # Vectors the keeper has not kept yet are embedded here only when they are few
@@ -744,7 +747,7 @@ def _with_nearest(
 
     found = snap.fact_vectors(meaning.model, kept_or_few, fact_line)
     if found is None or not len(found[0]):
-        return facts
+        return facts, read
     where, lines, texts = found
     q = meaning.query(req.request)
     close = np.maximum(lines @ q, texts @ q)
@@ -759,7 +762,7 @@ def _with_nearest(
                 for subj, rel, value in r.facts
                 if normalize_name(subj) not in excluded
             ]
-    return out
+    return out, (read if len(out) == len(facts) else None)
 
 
 # The partner speaking of themselves: "my", "we", "내", "제", "우리".
@@ -810,11 +813,6 @@ def _empty(reason: str, posterior: Mapping[str, float]) -> Block:
     return Block("", [], abstained=True, reason=reason, posterior=dict(posterior))
 
 
-# Forms a value has that say what it is (a time, a date, an amount), as ``text_types``
-# reads them; every record may state a place, a person or a thing.
-_ANY_RECORD = frozenset({"text", "place", "person"})
-
-
 def _replaces(old: ActiveRecord, new: ActiveRecord) -> bool:
     """Whether a later message can replace an earlier one: the same speaker or the same
     people talking, and a value of a kind the earlier one stated (any, when the earlier
@@ -822,7 +820,7 @@ def _replaces(old: ActiveRecord, new: ActiveRecord) -> bool:
     same_talk = (old.speaker and old.speaker == new.speaker) or (
         set(old.participants) == set(new.participants) and old.participants
     )
-    kinds = text_types(old.text) - _ANY_RECORD
+    kinds = text_types(old.text) - FORMLESS_TYPES
     return bool(same_talk) and (not kinds or bool(kinds & text_types(new.text)))
 
 
@@ -837,13 +835,17 @@ def _served(lines: list[BlockLine], req: BlockRequest, posterior: Mapping[str, f
     )
 
 
+# For each fact, whether it is of another kind, and how it matches (``_read_facts``).
+_Read = tuple[list[bool], list[FactMatch]]
+
+
 def _read_facts(
     req: BlockRequest,
     snap: BlockSnapshot,
     reading: RequestReading,
     facts: list[tuple[ActiveRecord, str, str, str]],
     policy: GatePolicy,
-) -> tuple[list[bool], list[FactMatch]]:
+) -> _Read:
     """For each fact, whether the request asks about another kind of its thing, and how
     the fact matches the request as read."""
     abouts = [about(policy, rel, r.text) for r, _subj, rel, _value in facts]
@@ -901,12 +903,14 @@ def _keyed(
     policy: GatePolicy,
     posterior: Mapping[str, float],
     partner: str | None = None,
+    read: _Read | None = None,
 ) -> Block:
     """The person's current facts that answer the request. ``partner`` (normalized) when
     the request names no one: of lines that answer equally well, the partner's own are
-    the ones meant ("제가 맡은 파트 뭐였죠?" from one of two 수진s)."""
+    the ones meant ("제가 맡은 파트 뭐였죠?" from one of two 수진s). ``read``: how
+    ``facts`` were read already (``_read_facts``), if they were."""
     why = "no current line states what the request asks"
-    other, matches = _read_facts(req, snap, reading, facts, policy)
+    other, matches = read or _read_facts(req, snap, reading, facts, policy)
     for m in matches:
         if not m.ok and not m.typed and m.reason:
             why = f"no current line answers: {m.reason}"
@@ -1148,7 +1152,7 @@ def _plain_text(
     # is Saturday September 12" answers "when's the wedding?" by its words too. A place
     # or a person has no form, so words alone never say a record names one.
     words = [
-        match_fact(reading, "text", r.text, r.text, stated[r.pos] - _ANY_RECORD) for r in typed
+        match_fact(reading, "text", r.text, r.text, stated[r.pos] - FORMLESS_TYPES) for r in typed
     ]
     q = vectors = np.zeros((0, 0), dtype=np.float32)
     if policy.meaning is None:
