@@ -575,6 +575,7 @@ SPLITS = {
     "round17": "block_requests_round17",
     "round18": "block_requests_round18",
     "round19": "block_requests_round19",
+    "round20": "block_requests_round20",
     "heldout": "block_requests_heldout",
 }
 
@@ -587,7 +588,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ … _round19/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round20/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -595,9 +596,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2 … round19: block_requests/, block_requests_round2/ … "
-    "_round19/ (read while building); heldout: block_requests_heldout/ "
-    "(round 20, never read).",
+    help="dev, round2 … round20: block_requests/, block_requests_round2/ … "
+    "_round20/ (read while building); heldout: block_requests_heldout/ "
+    "(round 21, never read).",
 )
 @click.option(
     "--mode",
