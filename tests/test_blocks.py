@@ -1085,6 +1085,101 @@ def test_a_hangul_rendering_of_the_persons_name_reaches_their_facts(memory):
     assert "B구역" in b.text, b
 
 
+def _two_rosalinds(memory):
+    memory.ingest(
+        [
+            Record(
+                "Ros A: I'm hiking on Flores with no signal until Sunday 10 May",
+                speaker="Rosalind Achebe",
+                participants=("Rosalind Achebe", "Constance Webb"),
+                observed_at="2026-04-20",
+                facts=(Fact("Rosalind Achebe", "away until", "Sunday 10 May"),),
+            ),
+            Record(
+                "Ros K: I'm on leave from 4 May, back Monday 18 May",
+                speaker="Rosalind Kerr",
+                participants=("Rosalind Kerr", "Constance Webb"),
+                observed_at="2026-04-21",
+                facts=(Fact("Rosalind Kerr", "away until", "Monday 18 May"),),
+            ),
+            Record(
+                "Ros, so glad you could join the press trip!",
+                speaker="Jules Carvalho",
+                participants=("Jules Carvalho", "Rosalind Achebe"),
+                observed_at="2026-04-22",
+            ),
+        ]
+    )
+
+
+def test_a_short_form_someone_is_called_by_names_them(memory):
+    _two_rosalinds(memory)
+    # Nobody stored a "Ros", but both Rosalinds are called so: Jules talks with one.
+    b = memory.block("any idea when Ros is back online?", "Jules Carvalho", now="2026-04-25")
+    assert "10 May" in b.text and "18 May" not in b.text, b
+    b = memory.block("when's Ros Kerr back?", "Constance Webb", now="2026-04-25")
+    assert "18 May" in b.text and "10 May" not in b.text, b
+    # Constance works with both alike: no guess.
+    b = memory.block("when's Ros back?", "Constance Webb", now="2026-04-25")
+    assert not b.lines, b
+
+
+def test_a_latin_name_written_in_hangul_names_them(memory):
+    memory.ingest(
+        [
+            Record(
+                "Sophie: 사전 브리핑은 5월 12일 오후 5시 30분에 해요",
+                speaker="Sophie Lin",
+                participants=("Sophie Lin", "왕소담"),
+                observed_at="2026-05-01",
+                facts=(Fact("Sophie Lin", "브리핑 시간", "5월 12일 오후 5시 30분"),),
+            ),
+            Record(
+                "왕소담: 제 사전 브리핑은 오후 2시예요",
+                speaker="왕소담",
+                participants=("왕소담", "구민재"),
+                observed_at="2026-05-02",
+                facts=(Fact("왕소담", "브리핑 시간", "오후 2시"),),
+            ),
+        ]
+    )
+    b = memory.block("소피랑 하는 사전 브리핑 몇 시였죠?", "왕소담", now="2026-05-05")
+    assert "5시 30분" in b.text and "오후 2시" not in b.text, b
+
+
+def test_a_word_the_records_call_one_namesake_by_tells_them_apart(memory):
+    def said(text, speaker, *others, facts=()):
+        return Record(
+            text,
+            speaker=speaker,
+            participants=(speaker, *others),
+            observed_at="2026-04-28",
+            facts=facts,
+        )
+
+    memory.ingest(
+        [
+            said(
+                "윤민채: 저 5월엔 야간조로 오후 2시부터 밤 11시까지 할게요",
+                "윤민채",
+                "국혜솔",
+                facts=(Fact("윤민채", "근무 시간", "오후 2시~밤 11시"),),
+            ),
+            said(
+                "국혜솔: 신입 민채 씨는 교육 기간이라 9시부터 6시까지만 해요",
+                "국혜솔",
+                "탁민채",
+                facts=(Fact("탁민채", "근무 시간", "오전 9시~오후 6시"),),
+            ),
+            # "신입" is said where the other 민채 takes part too, but not before her name.
+            said("민채 씨, 이번에 이름 같은 신입 들어온 거 알죠?", "국혜솔", "윤민채"),
+            said("민채 씨 평가 콜 만점이에요", "남윤채", "윤민채"),
+        ]
+    )
+    b = memory.block("신입 민채 씨 몇 시에 퇴근해요?", "국혜솔", now="2026-05-01")
+    assert "9시부터 6시" in b.text and "밤 11시" not in b.text, b
+
+
 def test_a_namesake_who_bears_the_partners_family_name_is_the_one_meant(memory):
     _two_noors(memory)
     # Sami is tied to neither Noor, but shares a household's family name with one.
@@ -1329,3 +1424,19 @@ def test_a_later_message_that_takes_up_an_earlier_one_replaces_it(memory, said, 
     )
     b = memory.block(asked, "Tae Kim", now="2026-05-01")
     assert now in b.text and old not in b.text, b
+
+
+def test_a_later_message_the_requests_words_miss_still_replaces(memory):
+    """Plain text: the partner took part in neither message, and the later one shares no
+    word with the request; it is read as a later message of the same speaker."""
+    memory.ingest(
+        [
+            Record(text, speaker="이세정", participants=("이세정", "문태은"), observed_at=day)
+            for day, text in (
+                ("2026-03-10", "이세정: 현재 치료 경과 기준으로 합의금 130만원 제시드립니다."),
+                ("2026-03-24", "이세정: 내부 검토해 보니 160만원까지 조정 가능하다고 합니다."),
+            )
+        ]
+    )
+    b = memory.block("합의금 얼마로 올려준대? 처음엔 130이었잖아", "류건호", now="2026-04-01")
+    assert "160만원" in b.text and "130만원" not in b.text, b

@@ -605,10 +605,14 @@ def test_another_numbered_one_of_a_thing(request_text: str, about: str, other: b
         ("2시간 30분", "리허설 시간", ("duration", set())),
         # "5일" under a duration is five days, not the 5th.
         ("5일", "설치 소요 기간", ("duration", {"duration"})),
-        # Where the two agree, or the value has no form, nothing changes.
+        # A value of no form is what its relation's name says: a place, a person.
+        ("the back room", "meeting place", ("place", {"place"})),
+        ("1층 무인민원발급기 옆 안내데스크", "배치 위치", ("place", {"place"})),
+        ("조교 임채령", "일정 연락 담당", ("person", {"person"})),
+        # Where the two agree, or the name says nothing sure, nothing changes.
         ("오후 3시", "리허설 시간", ("time", {"time"})),
-        ("the back room", "meeting place", ("text", {"place"})),
         ("5월 5일", "설치 소요 기간", ("date", {"duration"})),
+        ("vegan", "dietary", ("text", set())),
     ],
 )
 def test_a_value_and_its_relations_name_settle_its_type(value, relation, settled):
@@ -629,6 +633,9 @@ def test_a_value_and_its_relations_name_settle_its_type(value, relation, settled
         ("did the standup move?", set()),
         # "몇 층", like "몇 호", names a place or counts.
         ("작가님 강의실 몇 층이었지?", {"place", "quantity"}),
+        # Points, garments, pairs, boxes and sets are counted.
+        ("다예 누나 기능시험 몇 점 나왔대?", {"quantity"}),
+        ("화이트룸에서 옷 몇 벌 빌렸지?", {"quantity"}),
     ],
 )
 def test_what_a_change_question_quotes_is_what_it_asks(request_text, asked):
@@ -674,3 +681,60 @@ def test_a_korean_clipped_form_names_its_word(request_text, about, found):
 )
 def test_a_later_message_restates_an_earlier_one(old, new, restated):
     assert restates(old, new, frozenset({"석다경", "lola", "sam"})) is restated
+
+
+@pytest.mark.parametrize(
+    ("request_text", "relation", "value"),
+    [
+        # A value of no form under a relation named a person answers no "where".
+        ("하교수님 인터뷰 끝나고 식사는 어디서 하기로 했지?", "일정 연락 담당", "조교 임채령"),
+        # ... and one named a place, with a floor's number in it, no "how much".
+        ("장영자 어르신 활동비는 얼마로 돼 있어?", "배치 위치", "1층 무인민원발급기 옆 안내데스크"),
+    ],
+)
+def test_a_value_of_no_form_answers_only_as_what_its_relation_names(request_text, relation, value):
+    reading = read_request(request_text)
+    vtype, named = settle_types(value_type(value), relation_types(relation), value)
+    match = match_fact(reading, vtype, f"{relation} {value}", value, named)
+    assert not match.ok and not match.typed, match
+
+
+def test_the_best_time_to_reach_someone_asks_a_time_of_no_other_kind() -> None:
+    request = "what's the best time to try Eldon Petrie these days?"
+    assert "time" in read_request(request).asked
+    # "best" is no kind of time: the callback time is not another kind of it.
+    words = kind_words(request, frozenset({"eldon", "petrie"}))
+    assert another_kind(words, "callback_time", "callback time before 7:00am") is None
+
+
+@pytest.mark.parametrize(
+    ("request_text", "relation", "other"),
+    [
+        ("when's load-out at the Foundry?", "load-in slot", True),
+        ("what time is load in?", "load_in_slot", False),
+        ("when do we strike the set?", "set-up time", True),
+        ("what time do I clock out on Friday?", "clock in time", True),
+    ],
+)
+def test_more_ends_of_a_thing(request_text: str, relation: str, other: bool) -> None:
+    assert the_other_end(request_text, relation) is other
+
+
+@pytest.mark.parametrize(
+    ("request_text", "relation", "value", "typed"),
+    [
+        # "몇 번 승차장": the number of the place asked about answers it.
+        (
+            "선재형 오늘 몇 번 승차장에 서 있어?",
+            "pickup_spot",
+            "렌터카하우스 3구역 12번 승차장",
+            True,
+        ),
+        # A building's number in a meeting place counts no workers.
+        ("봉 팀장님 식재 인부 몇 명 데려온대?", "미팅 장소", "103동 뒤 조경 자재 야적장", False),
+    ],
+)
+def test_a_places_number_answers_a_count_only_of_that_place(request_text, relation, value, typed):
+    reading = read_request(request_text)
+    vtype, named = settle_types(value_type(value), relation_types(relation), value)
+    assert match_fact(reading, vtype, f"{relation} {value}", value, named).typed is typed

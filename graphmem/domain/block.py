@@ -12,7 +12,7 @@ import bisect
 import functools
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
@@ -30,12 +30,14 @@ from graphmem.language.text import (
 
 __all__ = [
     "BLOCK_HEADER",
+    "CALENDAR_WORDS",
     "ActiveRecord",
     "Block",
     "BlockLine",
     "MeaningText",
     "RecordTable",
     "among",
+    "called_by_short_form",
     "fact_line",
     "family_index",
     "identity_posterior",
@@ -266,6 +268,45 @@ def name_index(entities: Iterable[str]) -> dict[str, list[str]]:
     return {p: sorted(es) for p, es in by_part.items()}
 
 
+# Where a short form of a given name is said as a name: "Ros" in "Ros K: I'm on leave",
+# "Ros, so glad you could join". Not where a sentence starts ("How's it going?" in
+# Howard's chat) unless a comma, a colon or an initial follows it.
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n)$")
+# Calendar words written like short names ("Jan 5" is not Janet, "Mon" not Monique).
+_CALENDAR_WORDS = "jan feb mar apr may jun jul aug sep sept oct nov dec"
+_CALENDAR_WORDS += " mon tue tues wed thu thur thurs fri sat sun"
+CALENDAR_WORDS = frozenset(_CALENDAR_WORDS.split())
+
+
+def called_by_short_form(
+    word: str, records: Iterable[tuple[str, Iterable[str]]], people: Iterable[str]
+) -> list[str]:
+    """Which of ``people`` (whose given names begin with ``word``) the ``records`` (each a
+    text and who takes part in it) call by ``word`` as a name, where they take part:
+    "Ros" for Rosalind where a message to her says "Ros, so glad you could join" or she
+    signs "Ros A:", "Clem" for Clement in "Clem's shirt size is XL". Sorted; a month's
+    or a day's abbreviation is no short form."""
+    word = word.casefold()
+    if len(word) < 3 or not (word.isascii() and word.isalpha()) or word in CALENDAR_WORDS:
+        return []
+    said = re.compile(
+        rf"(?<![\w'’.]){re.escape(word.capitalize())}(?=['’]s\b|[^\w'’]|$)"
+        rf"(?=(\s*[,:]|\s[A-Z]\b)?)"
+    )
+    wanted = set(people)
+    found: set[str] = set()
+    for text, present in records:
+        here = wanted & set(present)
+        if not here or here <= found:
+            continue
+        for m in said.finditer(text):
+            if m.group(1) is None and _SENTENCE_START.search(text[: m.start()]):
+                continue
+            found |= here
+            break
+    return sorted(found)
+
+
 def family_index(entities: Iterable[str]) -> dict[str, list[str]]:
     """Korean family name -> the entities that have it, sorted: "황보쌤" and "김 대리님"
     call people by it."""
@@ -302,12 +343,15 @@ def mention_candidates(
     request: str,
     entities: Iterable[str] | Mapping[str, Sequence[str]],
     families: Mapping[str, Sequence[str]] | None = None,
+    called: Callable[[str], Sequence[str]] | None = None,
 ) -> dict[str, Sequence[str]]:
     """For each mention in the request, the stored entities it could mean.
 
     A full name matches only itself; a given name matches every entity that has it; a
     Korean family name with a title ("황보쌤", "박 과장님") matches the people of that
-    family name. ``entities`` may be a prebuilt ``name_index`` (its lists sorted and
+    family name. ``called`` finds whom a word no name index holds may still name (a
+    Latin name written in Hangul, "소피랑"; a short form, "Ros"). ``entities`` may be a
+    prebuilt ``name_index`` (its lists sorted and
     distinct), ``families`` its ``family_index`` (built here when not given); their
     lists are returned as they are, not copied (a given name may be a thousand
     people's), so callers must not change them.
@@ -343,6 +387,11 @@ def mention_candidates(
             family = families.get(tok) if titled[i] else None
             if family:
                 out[tok] = family
+            elif called is not None:
+                for v in variants:
+                    if whom := called(v):
+                        out[v] = whom
+                        break
     return out
 
 

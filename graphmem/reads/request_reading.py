@@ -109,7 +109,8 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
             {"duration", "quantity"},
         ),
         (
-            r"\bwhat\s+time\b|\bwhat\s+hour\b|\bwhich\s+time\b|몇\s*시(?!간)|몇시(?!간)|"
+            r"\bwhat\s+time\b|\bwhat\s+hour\b|\bwhich\s+time\b|"
+            r"\b(?:best|good|right|usual)\s+time\s+to\b|몇\s*시(?!간)|몇시(?!간)|"
             r"시간이?\s*(?:언제|몇(?!\s*분))",
             {"time", "datetime"},
         ),
@@ -132,7 +133,7 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
         # "몇 호", "몇 층": a number that names a place, or a count.
         (r"몇\s*(?:호|층)|몇\s*동(?!\s*안)", {"quantity", "place"}),
         (
-            r"\bhow\s+many\b|몇\s*(?:명|개(?!월)|번|장|병|권|마리|잔|살|대|박|군데|곳)|몇\s*(?:인분)",
+            r"\bhow\s+many\b|몇\s*(?:명|개(?!월)|번|장|병|권|마리|잔|살|대|박|군데|곳|점|벌|켤레|상자|박스|세트|바퀴)|몇\s*(?:인분)",
             {"quantity"},
         ),
         # "몇 분": minutes, or people said politely ("몇 분 오세요?").
@@ -288,6 +289,8 @@ _KO_STOP = _wordlist("""
 하대 한대 하는 하기로 기로 만나기로 맞아 맞지 맞나 있어 있나 있지 없어 였지 였나 이었지 예요
 이에요 인가 인가요 이야 야 요 지 죠 나요 ㅎㅎ ㅋㅋ ㅠㅠ ㅇㅇ ㄱㄱ
 """)
+# "Now" said at length names no kind of a thing ("the best time to try Eldon these days").
+_NOWADAYS = re.compile(r"\b(?:these\s+days|nowadays|at\s+the\s+moment|right\s+now)\b", re.I)
 # Words that label one of several ("phase two", "2차"). "one" and "last" are left out:
 # in chat they are mostly pronouns ("which one's hers") and "the last day".
 _NUMBER_WORDS = _wordlist(
@@ -485,6 +488,9 @@ _OPPOSITE_ENDS: tuple[tuple[str, str], ...] = (
         "drop off|drop-off|dropoff|return|go back|bring back",
     ),
     ("check-in|check in|checkin", "check-out|check out|checkout"),
+    ("load-in|load in|loadin", "load-out|load out|loadout"),
+    ("set-up|set up|setup", "teardown|tear down|tear-down|strike|pack-down|pack down"),
+    ("clock in|clock-in|sign in|sign-in", "clock out|clock-out|sign out|sign-out"),
     ("outbound", "return|inbound|home"),
     ("weekday|weekdays", "weekend|weekends|saturday|saturdays|sunday|sundays"),
     ("first", "last|final"),
@@ -950,7 +956,11 @@ def settle_types(
     """A value's recognized type and its relation's named types, where they disagree and
     one of them is surely wrong: a building's number under a place ("103동 뒤 야적장"
     under 미팅 장소) is no count; a length under a name that says "time" ("2시간 30분"
-    under 리허설 시간) is no clock time; "5일" under 설치 소요 기간 is five days."""
+    under 리허설 시간) is no clock time; "5일" under 설치 소요 기간 is five days. A
+    value of no form is what its relation names a place or a person to be ("1층 무인민원
+    발급기 옆" under 배치 위치 is no count; "조교 임채령" under 연락 담당 no place)."""
+    if vtype == "text" and len(named) == 1 and named <= {"place", "person"}:
+        return next(iter(named)), named
     if not named or vtype in named or vtype == "text":
         return vtype, named
     if vtype == "quantity" and "place" in named:
@@ -1107,7 +1117,7 @@ def _finds_any(words: tuple[str, ...], about: str) -> bool:
 # current card limit", "the usual pickup time".
 _NOT_KINDS = _wordlist(
     "current new old latest usual actual exact updated final same next last previous "
-    "whole full total"
+    "whole full total best good right"
 )
 
 
@@ -1118,7 +1128,7 @@ def kind_words(request: str, names: frozenset[str]) -> tuple[tuple[str, str], ..
     puts them as close as synonyms, so meaning could not tell them apart."""
     if has_hangul(request):
         return ()
-    words = _words(request)
+    words = _words(_NOWADAYS.sub(" ", request))
     verbs = _verb_positions(words, names)
     return tuple(
         (w, _normal(w))
@@ -1346,6 +1356,13 @@ def match_fact(
         accepted.discard("date")  # "what time does the comp start?" is no date alone
     if vtype in ("text", "contact") and "quantity" in reading.asked and _DIGIT.search(value):
         accepted.add(vtype)  # "하루 두 번 40g씩", "내선 몇 번이었지"
+    if (
+        vtype == "place"
+        and reading.asked == {"quantity"}
+        and _DIGIT.search(value)
+        and any(w in value.casefold() for w in reading.topic)
+    ):
+        accepted.add(vtype)  # "몇 번 승차장" and "12번 승차장": the number of a place
     if (
         "person" in reading.asked
         and (vtype == "text" or vtype == value_type(value))  # a type declared stands

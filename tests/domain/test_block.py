@@ -9,6 +9,7 @@ from graphmem.domain.block import (
     ActiveRecord,
     BlockLine,
     among,
+    called_by_short_form,
     identity_posterior,
     mention_candidates,
     render_block,
@@ -112,3 +113,38 @@ def test_a_name_is_found_among_sorted_namesakes_as_by_a_scan(names: list[str], n
 def test_a_given_names_list_is_returned_as_the_index_keeps_it() -> None:
     index = {"minjun": ("Minjun Kim", "Minjun Lee")}
     assert mention_candidates("when is the sync with Minjun?", index)["minjun"] is index["minjun"]
+
+
+def test_a_short_form_names_those_called_by_it_where_they_take_part():
+    records = [
+        ("Ros A: heads up, I'm hiking until Sunday", ["Rosalind Achebe"]),
+        ("thanks Ros, great work", ["Rosalind Kerr", "Howard Lee"]),
+        # Said where no Rosalind takes part: nobody is called so there.
+        ("Ros will hate this", ["Rosalind Park", "Howard Lee"]),
+    ]
+    people = ["Rosalind Achebe", "Rosalind Kerr", "Rosalind Park"]
+    assert called_by_short_form("ros", records, people) == ["Rosalind Achebe", "Rosalind Kerr"]
+    # A possessive is the name too; a longer word ("Rosa") is not the short form.
+    said = [("Marjorie: Clem's shirt size is XL", ["Marjorie Dubois", "Clement Dubois"])]
+    assert called_by_short_form("clem", said, ["Clement Dubois"]) == ["Clement Dubois"]
+    assert called_by_short_form("ros", [("Rosa came", ["Rosalind Park"])], people) == []
+
+
+def test_a_sentences_first_word_or_a_month_is_no_short_form():
+    records = [("How's it going? Jan 5 works for me", ["Howard Lee", "Janet Fox"])]
+    assert called_by_short_form("how", records, ["Howard Lee"]) == []
+    assert called_by_short_form("jan", records, ["Janet Fox"]) == []
+    # ... but a vocative is: "How, can you?" calls Howard.
+    assert called_by_short_form("how", [("How, can you?", ["Howard Lee"])], ["Howard Lee"]) == [
+        "Howard Lee"
+    ]
+
+
+def test_a_hangul_word_that_sounds_like_a_latin_name_is_a_mention():
+    sounds = {"소피": ["Sophie Lin"], "조나단": ["Jonathan Reyes"]}
+    found = mention_candidates(
+        "소피랑 조나단네 회사 미팅 몇 시야?",
+        ["Sophie Lin", "Jonathan Reyes"],
+        called=lambda w: sounds.get(w, []),
+    )
+    assert found == {"소피": ["Sophie Lin"], "조나단": ["Jonathan Reyes"]}

@@ -176,7 +176,7 @@ def compose(
         return Block("", [], abstained=True, reason="empty request")
     p_norm = normalize_name(partner)
     # Identity: which stored entity does each mention mean?
-    cands = mention_candidates(request, snap.names)
+    cands = mention_candidates(request, snap.names, called=snap.called)
     posterior: dict[str, float] = {}
     excluded: set[str] = set()
     as_stored = snap.stored_name.get(p_norm)
@@ -342,7 +342,9 @@ def _who_is_asked(
     unsure of are left ``open``."""
     asked: set[str] = set()
     as_stored = snap.stored_name.get(normalize_name(req.partner))
-    for mention, es in mention_candidates(req.request, snap.people, snap.families).items():
+    for mention, es in mention_candidates(
+        req.request, snap.people, snap.families, snap.called
+    ).items():
         if len(es) > 1:
             es = _by_initial(req.request, mention, es)
         if len(es) > 1:
@@ -360,6 +362,8 @@ def _who_is_asked(
                 es = [chosen]
             elif few and len(called := _by_address(req.request, mention, es, snap)) == 1:
                 es = called
+            elif few and len(so := _called_so(req.request, mention, es, snap)) == 1:
+                es = so
             elif few and len(kin := _kin(as_stored or req.partner, es)) == 1:
                 es = kin
             elif mine:
@@ -465,22 +469,24 @@ def _by_title(
 
 
 def _by_initial(request: str, mention: str, namesakes: Sequence[str]) -> Sequence[str]:
-    """The namesakes a family-name initial after the given name leaves ("Hugo M",
-    "Lucia G."): all of them when there is none or it fits none."""
+    """The namesakes a family name or its initial after the given name leaves ("Hugo M",
+    "Lucia G.", "Ros Kerr" where Ros is a short form): all of them when there is none or
+    it fits none."""
     if " " in mention:  # a full name already says which one
         return namesakes
     words = [re.sub(r"['’]s$", "", w) for w in _NAME_WORD.findall(request.casefold())]
-    initials = {
-        after
-        for w, after in itertools.pairwise(words)
-        if w == mention and len(after) == 1 and after.isalpha()
-    }
-    if not initials:
+    afters = {after for w, after in itertools.pairwise(words) if w == mention and after.isalpha()}
+    if not afters:
         return namesakes
     fits = [
         e
         for e in namesakes
-        if any(p[:1] in initials for p in normalize_name(e).split() if p != mention)
+        if any(
+            (p[:1] if len(a) == 1 else p) == a
+            for p in normalize_name(e).split()
+            if p != mention
+            for a in afters
+        )
     ]
     return fits or namesakes
 
@@ -519,6 +525,54 @@ def _by_address(
         seen[e] = forms
     fits = [e for e in namesakes if asked <= seen[e]]
     return fits if len(fits) == 1 and all(seen.values()) else namesakes
+
+
+# Words before a name that say nothing of who is meant.
+_NOT_DESCRIBING_WORDS = (
+    "the a an our my your his her their and or with to for from about is was are when "
+    "where what who how did does do tell ask remind 우리 저희 제 내 그 이 저"
+)
+_NOT_DESCRIBING = frozenset(_NOT_DESCRIBING_WORDS.split())
+
+
+def _called_so(
+    request: str, mention: str, namesakes: Sequence[str], snap: BlockSnapshot
+) -> Sequence[str]:
+    """The namesake the request calls by a word said just before the name, as the
+    records call only that one ("신입 민채 씨" where "신입 민채 씨는 교육 기간이라" was
+    said to 탁민채 and never where the other 민채 takes part; "the gaffer Lorenzo"). All
+    of them when the request says no such word or the records call several, or none, so."""
+    words = _NAME_WORD.findall(request.casefold())
+    first = mention.split()[0]
+    before = {
+        w
+        for w, name in itertools.pairwise(words)
+        if (name == first or _POSSESSIVE.sub("", name) == first or name.startswith(first))
+        and w not in _NOT_DESCRIBING
+        and w != first
+        and len(w) > 1
+        and not w.isdigit()
+        and w not in snap.person_words
+    }
+    if not before:
+        return namesakes
+    norm = {e: normalize_name(e) for e in namesakes}
+    phrase = re.compile(
+        "(?:" + "|".join(map(re.escape, sorted(before))) + r")\s?" + re.escape(first)
+    )
+    called: set[str] = set()
+    for e in namesakes:
+        for i in snap.by_person.get(norm[e], ()):
+            if not phrase.search(snap.records.texts[i].casefold()):
+                continue
+            present = {normalize_name(p) for p in snap.records.participants[i]}
+            present |= {normalize_name(s) for s, _, _ in snap.records.facts[i]}
+            if speaker := snap.records.speakers[i]:
+                present.add(normalize_name(speaker))
+            here = [o for o in namesakes if norm[o] in present]
+            if len(here) == 1:
+                called.add(e)
+    return [e for e in namesakes if e in called] if len(called) == 1 else namesakes
 
 
 def _cues(
@@ -585,7 +639,14 @@ def read_gate(
     about. Facts are served where the person has any; else (plain text, nothing keyed)
     the newest raw record on the topic. ``excluded`` are people whose facts are never
     served (namesakes are told apart here, by ``_who_is_asked``)."""
-    reading = read_request(req.request, snap.person_words)
+    # A Latin name written in Hangul ("소피랑") or a short form ("Ros") names someone; it is
+    # no topic word.
+    rendered = frozenset(
+        m
+        for m in mention_candidates(req.request, snap.people, snap.families, snap.called)
+        if m not in snap.person_words
+    )
+    reading = read_request(req.request, snap.person_words | rendered)
     posterior = dict(posterior)
     who = _who_is_asked(req, snap, reading.topic + reading.titles, posterior, req.options.tau)
     if who.open:
@@ -1214,7 +1275,45 @@ def _plain_text(
                 and _replaces(typed[pick], r)
             ):
                 pick = i
+        # ... and so does one the request's words did not find ("160만원까지 조정 가능"
+        # after "합의금 130만원"): the same speaker's later messages are read too.
+        newer = _said_later(snap, typed[pick], {r.pos for r in typed}, people)
+        if newer:
+            rows = policy.meaning.passages([r.text for r in newer])
+            took = rows @ vectors[pick]
+            for r, close in zip(newer, took, strict=True):
+                if (
+                    close >= (UPDATE_ASKED if reading.change else UPDATE_TOPIC) + shift
+                    or restates(typed[pick].text, r.text, snap.person_words)
+                ) and accepts(reading, text_types(r.text)):
+                    return _served([BlockLine(r, best_score)], req, posterior)
     return _served([BlockLine(typed[pick], best_score)], req, posterior)
+
+
+def _said_later(
+    snap: BlockSnapshot, record: ActiveRecord, seen: set[int], people: set[str]
+) -> list[ActiveRecord]:
+    """The later records, newest first, by ``record``'s speaker that say they change
+    something and can replace it (``_replaces``), besides those ``seen``: in the same
+    conversation, or in one the ``people`` asked about take part in (the nurse's later
+    message to the other 봉식 about his date replaces nothing of this one's)."""
+    if not record.speaker:
+        return []
+    talk = set(record.participants)
+    out = [
+        r
+        for i in snap.by_person.get(normalize_name(record.speaker), ())
+        if (r := snap.records[i]).pos > record.pos
+        and r.pos not in seen
+        and (set(r.participants) == talk or bool(snap.present(i) & people))
+        and states_a_change(r.text)
+        and _replaces(record, r)
+    ]
+    return sorted(out, key=lambda r: r.pos, reverse=True)[:_LATER_READ]
+
+
+# The speaker's later messages read for a replacement of a plain record, at most.
+_LATER_READ = 8
 
 
 def _plain_head_verdict(

@@ -17,8 +17,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from graphmem.config import Tokenizer
-from graphmem.domain.block import ActiveRecord, RecordTable, family_index, name_index
+from graphmem.domain.block import (
+    CALENDAR_WORDS,
+    ActiveRecord,
+    RecordTable,
+    called_by_short_form,
+    family_index,
+    name_index,
+)
 from graphmem.domain.keys import normalize_name
+from graphmem.language.crossscript import hangul_phonemes, latin_phonemes, similarity
+from graphmem.language.text import has_hangul
 from graphmem.reads.ranking import BM25F, KoreanMorphemes, simple_tokens
 from graphmem.reads.request_reading import name_word_set
 from graphmem.store.protocol import Watermark
@@ -72,6 +81,27 @@ def record_fields(r: ActiveRecord) -> dict[str, str]:
     return _field_values(r.text, r.facts, r.participants)
 
 
+# A Hangul word renders a Latin given name from this similarity of their sounds up
+# ("라이언" and Ryan 0.83 fall short; "소피"/Sophie, "조나단"/Jonathan 1.0; "마이크"/Mike
+# 0.88).
+SOUNDS_LIKE = 0.85
+# Hangul words are sounded against at most this many distinct Latin given names.
+SOUNDED_NAMES = 512
+# A short form is looked for among the records of at most this many people whose given
+# names begin with it (a thousand Minjuns are not read for "Min").
+SHORTENED_PEOPLE = 16
+
+
+def latin_given_names(people: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """The given names of people named in Latin script -> those people, sorted."""
+    by_given: dict[str, set[str]] = {}
+    for p in people:
+        parts = normalize_name(p).split()
+        if parts and parts[0].isascii() and parts[0].isalpha() and len(parts[0]) >= 2:
+            by_given.setdefault(parts[0], set()).add(p)
+    return {g: tuple(sorted(es)) for g, es in by_given.items()}
+
+
 @dataclass(frozen=True)
 class BlockSnapshot:
     """An immutable view of a namespace's active records with its indexes."""
@@ -97,10 +127,16 @@ class BlockSnapshot:
     stored_name: Mapping[str, str] = field(default_factory=dict)
     # Korean family name -> the people who have it ("황보쌤", "김 대리님").
     families: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    # The given names of people named in Latin script -> those people, with each given
+    # name's sounds: a Korean request writes them in Hangul ("소피랑", "조나단네").
+    latin_given: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     _texts: dict[tuple[str, frozenset[str]], str] = field(
         default_factory=dict, compare=False, repr=False
     )
+    _called: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
+    _given_sounds: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    _beginnings: dict[str, set[str]] = field(default_factory=dict, compare=False, repr=False)
     # Made on first use by the reading gate and kept with the snapshot: by model, the
     # vectors of the current facts' lines and of their records (``fact_vectors``).
     _fact_vectors: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
@@ -129,6 +165,58 @@ class BlockSnapshot:
             kept = self._fact_vectors[model] = (where, lines, texts)
         return kept
 
+    def called(self, word: str) -> tuple[str, ...]:
+        """The people a request's word no name index holds may still name, once per
+        snapshot and word: in Hangul, those whose Latin given name it sounds like
+        ("소피" → Sophie Lin); in Latin script, those called by it as a short form of
+        their given name where they take part ("ros" → Rosalind Achebe, Rosalind Kerr)."""
+        found = self._called.get(word)
+        if found is None:
+            found = self._sounds_like(word) if has_hangul(word) else self._short_form(word)
+            if len(self._called) >= 4096:
+                self._called.clear()
+            self._called[word] = found
+        return found
+
+    def _sounds_like(self, word: str) -> tuple[str, ...]:
+        """Those of the one Latin given name that sounds closest to a Hangul word, at
+        least ``SOUNDS_LIKE``; none when no or several sound that close, and in namespaces
+        with more than ``SOUNDED_NAMES`` Latin given names."""
+        if not self.latin_given or len(self.latin_given) > SOUNDED_NAMES or len(word) < 2:
+            return ()
+        if not self._given_sounds:  # read once per snapshot, on first use
+            self._given_sounds.update((g, latin_phonemes(g)) for g in self.latin_given)
+        heard = hangul_phonemes(word)
+        scores = sorted(
+            ((similarity(heard, sounds), g) for g, sounds in self._given_sounds.items()),
+            reverse=True,
+        )
+        if not scores or scores[0][0] < SOUNDS_LIKE:
+            return ()
+        if len(scores) > 1 and scores[1][0] >= scores[0][0] - 1e-9:
+            return ()
+        return self.latin_given[scores[0][1]]
+
+    def _short_form(self, word: str) -> tuple[str, ...]:
+        """Those called by ``word`` as a short form of their Latin given name, where they
+        take part: among at most ``SHORTENED_PEOPLE`` whose given names begin with it."""
+        if len(word) < 3 or word in self.people or word in CALENDAR_WORDS:
+            return ()
+        if not self._beginnings:  # once per snapshot, from the names alone
+            for given, people in self.latin_given.items():
+                for k in range(3, len(given)):
+                    self._beginnings.setdefault(given[:k], set()).update(people)
+        whose = self._beginnings.get(word)
+        if not whose or len(whose) > SHORTENED_PEOPLE:
+            return ()
+        norm = {normalize_name(p): p for p in whose}
+        records = [
+            (self.records.texts[i], self.present(i))
+            for p in norm
+            for i in self.by_person.get(p, ())
+        ]
+        return tuple(norm[p] for p in called_by_short_form(word, records, norm))
+
     def person_text(self, person: str, apart_from: Sequence[str] = ()) -> str:
         """Everything said in the records a person is in and the names of their facts,
         case-folded: where the reading gate looks for a cue that tells namesakes apart.
@@ -141,7 +229,7 @@ class BlockSnapshot:
         text = self._texts.get((key, others))
         if text is None:
             texts, facts = self.records.texts, self.records.facts
-            kept = [i for i in self.by_person.get(key, ()) if not others & self._present(i)]
+            kept = [i for i in self.by_person.get(key, ()) if not others & self.present(i)]
             said = [texts[i] for i in kept]
             # The names of the person's own facts too: namesakes mostly have the same
             # things stored ("shift start" for both Yusufs), so a word of what is asked
@@ -149,7 +237,7 @@ class BlockSnapshot:
             said += [
                 rel.replace("_", " ")
                 for i in self.by_subject.get(key, ())
-                if not others & self._present(i)
+                if not others & self.present(i)
                 for subj, rel, _ in facts[i]
                 if normalize_name(subj) == key
             ]
@@ -159,7 +247,7 @@ class BlockSnapshot:
             self._texts[(key, others)] = text
         return text
 
-    def _present(self, i: int) -> set[str]:
+    def present(self, i: int) -> set[str]:
         """Who takes part in record ``i``: its speaker, participants and facts' subjects."""
         speaker = self.records.speakers[i]
         present = {normalize_name(p) for p in self.records.participants[i]}
@@ -252,6 +340,7 @@ class BlockSnapshot:
             np.asarray(records.pos, dtype=np.int64),
             {normalize_name(p): p for p in [*entities, *people]},
             {k: tuple(v) for k, v in family_index(people).items()},
+            latin_given_names(people),
         )
         # Namesakes' texts are where the reading gate looks for a cue: read them here, off
         # the request path (a first request about a namesake took 3-4 ms doing it).
