@@ -334,17 +334,17 @@ def _who_is_asked(
     topic: tuple[str, ...],
     posterior: dict[str, float],
     tau: float,
+    mentions: Mapping[str, Sequence[str]],
 ) -> _Asked:
     """The people a request asks about. A cue points at a namesake ("Minjun from
     finance": a word found only in one namesake's records); a mention of the partner's
     own name means the namesake the partner is tied to, or the partner when tied to
     none; other namesakes are told apart by the identity posterior, and those it leaves
-    unsure of are left ``open``."""
+    unsure of are left ``open``. ``mentions``: the request's ``mention_candidates``
+    among everyone memory has heard of."""
     asked: set[str] = set()
     as_stored = snap.stored_name.get(normalize_name(req.partner))
-    for mention, es in mention_candidates(
-        req.request, snap.people, snap.families, snap.called
-    ).items():
+    for mention, es in mentions.items():
         if len(es) > 1:
             es = _by_initial(req.request, mention, es)
         if len(es) > 1:
@@ -639,16 +639,16 @@ def read_gate(
     about. Facts are served where the person has any; else (plain text, nothing keyed)
     the newest raw record on the topic. ``excluded`` are people whose facts are never
     served (namesakes are told apart here, by ``_who_is_asked``)."""
+    mentions = mention_candidates(req.request, snap.people, snap.families, snap.called)
     # A Latin name written in Hangul ("소피랑") or a short form ("Ros") names someone; it is
     # no topic word.
-    rendered = frozenset(
-        m
-        for m in mention_candidates(req.request, snap.people, snap.families, snap.called)
-        if m not in snap.person_words
+    rendered = frozenset(m for m in mentions if m not in snap.person_words)
+    reading = read_request(
+        req.request, snap.person_words | rendered if rendered else snap.person_words
     )
-    reading = read_request(req.request, snap.person_words | rendered)
     posterior = dict(posterior)
-    who = _who_is_asked(req, snap, reading.topic + reading.titles, posterior, req.options.tau)
+    topic = reading.topic + reading.titles
+    who = _who_is_asked(req, snap, topic, posterior, req.options.tau, mentions)
     if who.open:
         return _by_answer(req, snap, ranking, reading, who, posterior, excluded, policy)
     return _answer(req, snap, ranking, reading, set(who.people), posterior, excluded, policy)
