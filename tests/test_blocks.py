@@ -1171,6 +1171,7 @@ def test_a_word_the_records_call_one_namesake_by_tells_them_apart(memory):
                 "탁민채",
                 facts=(Fact("탁민채", "근무 시간", "오전 9시~오후 6시"),),
             ),
+            said("신입 민채 씨 첫 주 어땠어요?", "국혜솔", "탁민채"),
             # "신입" is said where the other 민채 takes part too, but not before her name.
             said("민채 씨, 이번에 이름 같은 신입 들어온 거 알죠?", "국혜솔", "윤민채"),
             said("민채 씨 평가 콜 만점이에요", "남윤채", "윤민채"),

@@ -539,9 +539,10 @@ def _called_so(
     request: str, mention: str, namesakes: Sequence[str], snap: BlockSnapshot
 ) -> Sequence[str]:
     """The namesake the request calls by a word said just before the name, as the
-    records call only that one ("신입 민채 씨" where "신입 민채 씨는 교육 기간이라" was
-    said to 탁민채 and never where the other 민채 takes part; "the gaffer Lorenzo"). All
-    of them when the request says no such word or the records call several, or none, so."""
+    records call only that one, at least twice ("신입 민채 씨" where "신입 민채 씨는 교육
+    기간이라" and "신입 민채 씨 첫 주 어땠어요?" were said to 탁민채 and never where the
+    other 민채 takes part). All of them when the request says no such word or the records
+    call several, or none, so."""
     words = _NAME_WORD.findall(request.casefold())
     first = mention.split()[0]
     before = {
@@ -560,19 +561,22 @@ def _called_so(
     phrase = re.compile(
         "(?:" + "|".join(map(re.escape, sorted(before))) + r")\s?" + re.escape(first)
     )
-    called: set[str] = set()
+    called: dict[str, int] = {}
     for e in namesakes:
         for i in snap.by_person.get(norm[e], ()):
             if not phrase.search(snap.records.texts[i].casefold()):
                 continue
-            present = {normalize_name(p) for p in snap.records.participants[i]}
-            present |= {normalize_name(s) for s, _, _ in snap.records.facts[i]}
-            if speaker := snap.records.speakers[i]:
-                present.add(normalize_name(speaker))
-            here = [o for o in namesakes if norm[o] in present]
-            if len(here) == 1:
-                called.add(e)
-    return [e for e in namesakes if e in called] if len(called) == 1 else namesakes
+            present = snap.present(i)
+            if [o for o in namesakes if norm[o] in present] == [e]:
+                called[e] = called.get(e, 0) + 1
+    # Said so twice at least: one message may speak of someone else to the namesake who
+    # is there ("지점장님, 창구 미선씨가 …" said to the other 미선).
+    if len(called) != 1 or max(called.values()) < _CALLED_SO_TIMES:
+        return namesakes
+    return [e for e in namesakes if e in called]
+
+
+_CALLED_SO_TIMES = 2
 
 
 def _cues(
