@@ -346,7 +346,7 @@ def _who_is_asked(
     as_stored = snap.stored_name.get(normalize_name(req.partner))
     for mention, es in mentions.items():
         if len(es) > 1:
-            es = _by_initial(req.request, mention, es)
+            es = _by_initial(req.request, mention, es, snap.people)
         if len(es) > 1:
             few = len(es) <= _FEW_NAMESAKES
             cue = _cues(req.request, mention, es, snap, topic) if few else {}
@@ -468,25 +468,26 @@ def _by_title(
     return fits if len(fits) == 1 else namesakes
 
 
-def _by_initial(request: str, mention: str, namesakes: Sequence[str]) -> Sequence[str]:
+def _by_initial(
+    request: str, mention: str, namesakes: Sequence[str], parts: Mapping[str, Sequence[str]]
+) -> Sequence[str]:
     """The namesakes a family name or its initial after the given name leaves ("Hugo M",
-    "Lucia G.", "Ros Kerr" where Ros is a short form): all of them when there is none or
-    it fits none."""
+    "Lucia G.", "Ros Kerr" where Ros is a short form; ``parts`` is the name index): all
+    of them when there is none or it fits none."""
     if " " in mention:  # a full name already says which one
         return namesakes
     words = [re.sub(r"['’]s$", "", w) for w in _NAME_WORD.findall(request.casefold())]
     afters = {after for w, after in itertools.pairwise(words) if w == mention and after.isalpha()}
-    if not afters:
+    initials = {a for a in afters if len(a) == 1}
+    # A word after the name that is no one's name part ("Minjun is") says nothing, and a
+    # thousand namesakes are not read for it.
+    named = {e for a in afters if len(a) > 1 and a in parts for e in parts[a]}
+    if not initials and not named:
         return namesakes
     fits = [
         e
         for e in namesakes
-        if any(
-            (p[:1] if len(a) == 1 else p) == a
-            for p in normalize_name(e).split()
-            if p != mention
-            for a in afters
-        )
+        if e in named or any(p[:1] in initials for p in normalize_name(e).split() if p != mention)
     ]
     return fits or namesakes
 
