@@ -127,8 +127,8 @@ class BlockSnapshot:
     stored_name: Mapping[str, str] = field(default_factory=dict)
     # Korean family name -> the people who have it ("황보쌤", "김 대리님").
     families: Mapping[str, Sequence[str]] = field(default_factory=dict)
-    # The given names of people named in Latin script -> those people, with each given
-    # name's sounds: a Korean request writes them in Hangul ("소피랑", "조나단네").
+    # The given names of people named in Latin script -> those people: a Korean request
+    # writes them in Hangul ("소피랑", "조나단네"), an English one may shorten them ("Ros").
     latin_given: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     _texts: dict[tuple[str, frozenset[str]], str] = field(
@@ -184,8 +184,8 @@ class BlockSnapshot:
         with more than ``SOUNDED_NAMES`` Latin given names."""
         if not self.latin_given or len(self.latin_given) > SOUNDED_NAMES or len(word) < 2:
             return ()
-        if not self._given_sounds:  # read once per snapshot, on first use
-            self._given_sounds.update((g, latin_phonemes(g)) for g in self.latin_given)
+        if not self._given_sounds:  # read once per snapshot, on first use, and set whole
+            self._given_sounds.update({g: latin_phonemes(g) for g in self.latin_given})
         heard = hangul_phonemes(word)
         scores = sorted(
             ((similarity(heard, sounds), g) for g, sounds in self._given_sounds.items()),
@@ -202,10 +202,12 @@ class BlockSnapshot:
         take part: among at most ``SHORTENED_PEOPLE`` whose given names begin with it."""
         if len(word) < 3 or word in self.people or word in CALENDAR_WORDS:
             return ()
-        if not self._beginnings:  # once per snapshot, from the names alone
+        if not self._beginnings:  # once per snapshot, from the names alone, set whole
+            beginnings: dict[str, set[str]] = {}
             for given, people in self.latin_given.items():
                 for k in range(3, len(given)):
-                    self._beginnings.setdefault(given[:k], set()).update(people)
+                    beginnings.setdefault(given[:k], set()).update(people)
+            self._beginnings.update(beginnings)
         whose = self._beginnings.get(word)
         if not whose or len(whose) > SHORTENED_PEOPLE:
             return ()
