@@ -549,7 +549,7 @@ def _called_so(
     before = {
         w
         for w, name in itertools.pairwise(words)
-        if (name == first or _POSSESSIVE.sub("", name) == first or name.startswith(first))
+        if name.startswith(first)  # "민채", "민채씨", "Lorenzo's"
         and w not in _NOT_DESCRIBING
         and w != first
         and len(w) > 1
@@ -1268,14 +1268,12 @@ def _plain_text(
         # when worded unlike the request ("parts delayed, looking like Friday noon now"):
         # said by the same person or in the same conversation, and stating a value of the
         # same kind (a time for a time), not another plan announced later.
+        update = (UPDATE_ASKED if reading.change else UPDATE_TOPIC) + shift
         later = vectors @ vectors[pick]
         for i, r in enumerate(typed):
             if (
                 r.pos > typed[pick].pos
-                and (
-                    later[i] >= (UPDATE_ASKED if reading.change else UPDATE_TOPIC) + shift
-                    or restates(typed[pick].text, r.text, snap.person_words)
-                )
+                and _takes_up(typed[pick], r, float(later[i]), update, snap.person_words)
                 and states_a_change(r.text)
                 and _replaces(typed[pick], r)
             ):
@@ -1284,15 +1282,21 @@ def _plain_text(
         # after "합의금 130만원"): the same speaker's later messages are read too.
         newer = _said_later(snap, typed[pick], {r.pos for r in typed}, people)
         if newer:
-            rows = policy.meaning.passages([r.text for r in newer])
-            took = rows @ vectors[pick]
+            took = policy.meaning.passages([r.text for r in newer]) @ vectors[pick]
             for r, close in zip(newer, took, strict=True):
-                if (
-                    close >= (UPDATE_ASKED if reading.change else UPDATE_TOPIC) + shift
-                    or restates(typed[pick].text, r.text, snap.person_words)
-                ) and accepts(reading, text_types(r.text)):
+                if _takes_up(typed[pick], r, float(close), update, snap.person_words) and accepts(
+                    reading, text_types(r.text)
+                ):
                     return _served([BlockLine(r, best_score)], req, posterior)
     return _served([BlockLine(typed[pick], best_score)], req, posterior)
+
+
+def _takes_up(
+    old: ActiveRecord, new: ActiveRecord, close: float, floor: float, names: frozenset[str]
+) -> bool:
+    """Whether a later plain record is on an earlier one's topic: this close in meaning,
+    or taking up what it said (``restates``)."""
+    return close >= floor or restates(old.text, new.text, names)
 
 
 def _said_later(
