@@ -7,10 +7,10 @@ nothing stored answers (the room when only the time is known, another kind of me
 a person nobody stored, a request that is not about memory) or when a human could not
 tell which of two namesakes is meant.
 
-Twenty-one sets, each written blind, on other scenarios and people: ``block_requests``
+Twenty-two sets, each written blind, on other scenarios and people: ``block_requests``
 (30 worlds per language), ``block_requests_round2``, ``_round3`` (22 each), ``_round4`` …
-``_round20`` (20 each), each held out until the next round was frozen, are development
-splits, read while building request reading; ``block_requests_heldout`` (round 21, 20
+``_round21`` (20 each), each held out until the next round was frozen, are development
+splits, read while building request reading; ``block_requests_heldout`` (round 22, 20
 worlds per language) is held out and reported in aggregate and per category only.
 Each world is written into its own namespace, in date order — *keyed*: facts as records
 carrying their fact (a replacing fact as an update), chats as raw records; *plain*: every

@@ -576,6 +576,7 @@ SPLITS = {
     "round18": "block_requests_round18",
     "round19": "block_requests_round19",
     "round20": "block_requests_round20",
+    "round21": "block_requests_round21",
     "heldout": "block_requests_heldout",
 }
 
@@ -588,7 +589,7 @@ SPLITS = {
     show_default=True,
     type=click.Path(file_okay=False),
     callback=_fixture("The frozen sets of block requests (block_requests*/)"),
-    help="The folder holding block_requests/, block_requests_round2/ … _round20/ "
+    help="The folder holding block_requests/, block_requests_round2/ … _round21/ "
     "and block_requests_heldout/.",
 )
 @click.option(
@@ -596,9 +597,9 @@ SPLITS = {
     type=click.Choice(list(SPLITS)),
     default="heldout",
     show_default=True,
-    help="dev, round2 … round20: block_requests/, block_requests_round2/ … "
-    "_round20/ (read while building); heldout: block_requests_heldout/ "
-    "(round 21, never read).",
+    help="dev, round2 … round21: block_requests/, block_requests_round2/ … "
+    "_round21/ (read while building); heldout: block_requests_heldout/ "
+    "(round 22, never read).",
 )
 @click.option(
     "--mode",
