@@ -1441,3 +1441,80 @@ def test_a_later_message_the_requests_words_miss_still_replaces(memory):
     )
     b = memory.block("합의금 얼마로 올려준대? 처음엔 130이었잖아", "류건호", now="2026-04-01")
     assert "160만원" in b.text and "130만원" not in b.text, b
+
+
+def test_a_namesake_told_apart_brings_no_record_of_the_other(memory):
+    """Plain text: "with me" asks about the partner too, but the other Ezra's later
+    meeting with the partner is not the one meant by "Ezra from the night desk"."""
+    memory.ingest(
+        [
+            Record(
+                "Ezra W: I'm on the night desk from Monday, so can we talk Thursday at 4?",
+                speaker="Ezra Whitfield",
+                participants=("Ezra Whitfield", "Dana Holt"),
+                observed_at="2026-04-08",
+            ),
+            Record(
+                "Ezra K: Dana, can we meet Tuesday 4/21 at 11am about the crew rooms?",
+                speaker="Ezra Kaplan",
+                participants=("Ezra Kaplan", "Dana Holt"),
+                observed_at="2026-04-09",
+            ),
+        ]
+    )
+    b = memory.block(
+        "when did Ezra from the night desk want to meet with me?", "Dana Holt", now="2026-04-10"
+    )
+    assert "Thursday" in b.text and "4/21" not in b.text, b
+
+
+def test_a_record_the_namesake_meant_shares_with_the_other_stays_theirs(memory):
+    """Plain text: Eldon knows only Theo Boucher, so his "Theo" is that one, and what
+    Theo Boucher said to the other Theo is still his."""
+    memory.ingest(
+        [
+            Record(
+                "Theo G: my mileage for this week is 212 km, form goes in tonight.",
+                speaker="Theo Gagnon",
+                participants=("Theo Gagnon", "Colette Menard"),
+                observed_at="2026-05-19",
+            ),
+            Record(
+                "Eldon: ring me after half eight, I'm in the fields till dark.",
+                speaker="Eldon Petrie",
+                participants=("Eldon Petrie", "Theo Boucher"),
+                observed_at="2026-05-20",
+            ),
+            Record(
+                "Theo B: I put 486 km on the truck this week, all those back roads.",
+                speaker="Theo Boucher",
+                participants=("Theo Boucher", "Theo Gagnon"),
+                observed_at="2026-05-21",
+            ),
+        ]
+    )
+    b = memory.block("how many km has Theo put on this week?", "Eldon Petrie", now="2026-05-22")
+    assert "486" in b.text and "212" not in b.text, b
+
+
+def test_words_and_form_outweigh_a_plain_head_that_reads_no_answer(memory):
+    """Plain text: the request's words find half its topic ("licence") in a record that
+    states a date; the plain-text head alone reads no answer there, and is overruled."""
+    said = [
+        ("2026-08-20", "My forklift licence runs out on 2 October, hope I'm on this course!"),
+        ("2026-08-20", "Also I'm vegetarian, if there's lunch on the course."),
+        ("2026-08-21", "Cheers Greta!"),
+    ]
+    memory.ingest(
+        [
+            Record(
+                text,
+                speaker="Owain Price",
+                participants=("Owain Price", "Greta Holm"),
+                observed_at=day,
+            )
+            for day, text in said
+        ]
+    )
+    b = memory.block("when does Owain's licence lapse?", "Ibrahim Sayed", now="2026-09-01")
+    assert "2 October" in b.text, b

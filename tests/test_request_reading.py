@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from graphmem.extract.chat.values import states_a_length
 from graphmem.reads.request_reading import (
     another_kind,
     another_korean_kind,
@@ -24,6 +25,7 @@ from graphmem.reads.request_reading import (
     sets_aside,
     settle_types,
     states_a_change,
+    text_types,
     the_other_end,
     value_type,
 )
@@ -738,3 +740,43 @@ def test_a_places_number_answers_a_count_only_of_that_place(request_text, relati
     reading = read_request(request_text)
     vtype, named = settle_types(value_type(value), relation_types(relation), value)
     assert match_fact(reading, vtype, f"{relation} {value}", value, named).typed is typed
+
+
+@pytest.mark.parametrize(
+    ("text", "states"),
+    [
+        ("board-level jobs take me 3 to 5 working days", True),
+        ("a full detail is 2 and a half hours", True),
+        ("we're at three to four business days a car right now", True),
+        ("the loan runs for 2 months", True),
+        ("길놀이에 판굿까지 하면 한 40분 잡으시면 돼요.", True),
+        ("목공은 날씨 좋으면 3주면 끝납니다.", True),
+        ("기간은 5년이고요, 1년 거치하고", True),
+        ("번역에 식자까지 한 화에 3영업일 잡아주세요", True),
+        ("시범 외박 1박 2일 한번 해보시죠", True),
+        ("판금은 3일은 잡아야 돼요", True),
+        # A clock's minutes, people counted politely, a year, how often or how much.
+        ("오후 2시 40분에 봬요", False),
+        ("세 분 오세요", False),
+        ("2026년 3월에 입주", False),
+        ("2주에 한 번 와요", False),
+        ("한 달에 30만원이에요", False),
+        ("3주차 수업은 쉬어요", False),
+        ("see you at 3 pm on the 12th", False),
+    ],
+)
+def test_a_record_states_a_length_of_time_as_people_write_one(text: str, states: bool) -> None:
+    assert states_a_length(text) is states
+    assert ("duration" in text_types(text)) is states
+
+
+@pytest.mark.parametrize(
+    ("request_text", "person"),
+    [
+        ("태은이 봐주시는 한의사 선생님 성함이 뭐였지?", True),
+        ("담당자 이름 다시 알려줘", True),
+        ("강아지 이름 뭐였지", False),
+    ],
+)
+def test_a_persons_name_asks_a_person(request_text: str, person: bool) -> None:
+    assert ("person" in read_request(request_text).asked) is person

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from graphmem.domain.block import titled_name
-from graphmem.extract.chat.values import WEEKDAY_WORDS, find_values, month_number
+from graphmem.extract.chat.values import WEEKDAY_WORDS, find_values, month_number, states_a_length
 from graphmem.language.korean import noun_compounds, predicate_stems, proper_noun_spans
 from graphmem.language.text import (
     KOREAN_FULL_NAME,
@@ -142,6 +142,8 @@ _CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
         # 번호"): a phone number, an extension or an email address answers, nothing else.
         (_CONTACT_ASKED, {"contact"}),
         (r"\bwho\b|\bwhom\b|\bwho'?s\b|\bwith\s+who\b|누구|누가|누굴|누군", {"person"}),
+        # "선생님 성함", "담당자 이름": a person's name ("강아지 이름" is a thing's).
+        (r"성함|(?:님|쌤|담당자?)\s*이름", {"person"}),
         # "어느 교수님": which person.
         (r"어느\s*(?:교수|선생|분|사람|기사|강사|코치|쌤|의사|담당)", {"person"}),
         (
@@ -987,6 +989,8 @@ def text_types(text: str) -> frozenset[AnswerType]:
         kinds.add("date")
     if "time" in kinds and "date" in kinds:
         kinds.add("datetime")
+    if states_a_length(text):
+        kinds.add("duration")
     if _reaches(text):
         kinds.add("contact")
     return frozenset(kinds | FORMLESS_TYPES)

@@ -33,6 +33,7 @@ __all__ = [
     "hangul_number",
     "month_number",
     "resolve_bare_time",
+    "states_a_length",
 ]
 
 ValueKind = Literal[
@@ -828,6 +829,45 @@ _HOUR_AND_HALF = re.compile(
     r"(?<![\w.])(?P<h>\d+)\s?h\s?(?P<m>[0-5]\d)\s?m?\b|(?<![\w])(?P<hh>\d+)\s*시간\s*반",
     re.I,
 )
+
+
+# A length of time as people write it, more loosely than a value the recognizer reads:
+# ranges and kinds of day ("3 to 5 working days", "two and a half hours", "6주 잡으시면",
+# "3영업일", "1박 2일", "5년이고요"). It says a record may state a duration; it reads
+# no value.
+_LENGTH_EN = re.compile(
+    rf"(?<![\w.:$£€])(?:\d+(?:\.\d+)?|{_EN_NUM_WORD}|an?|a few|several|half an?)"
+    rf"(?:\s*(?:-|–|to|or)\s*(?:\d+(?:\.\d+)?|{_EN_NUM_WORD}))?"
+    r"(?:\s+and\s+a\s+half)?\s*(?:-\s*)?(?:(?:full|working|business|school|calendar|whole)\s+)?"
+    r"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|yrs?|years?|fortnights?)\b"
+    r"|\ba fortnight\b|\bhalf an? (?:hour|day)\b",
+    re.I,
+)
+_LENGTH_KO = re.compile(
+    rf"(?<![\d.])(?P<n>\d+(?:\.\d+)?|{_KO_NATIVE_WORD})\s*(?:~\s*\d+\s*)?"
+    r"(?P<u>영업일|개월|달|시간|박\s*\d+\s*일|주(?![년차기])|년(?![생도])|분(?!기)|"
+    r"일(?=\s*(?:동안|간|정도|짜리|걸|소요|이면|이내|만에|잡|은\s*잡|쯤|이나)))"
+    # "2주에 한 번", "한 달에 30만원": how often or how much, not how long.
+    r"(?!\s*(?:에\s|에$|마다|당|씩))"
+)
+
+
+def states_a_length(text: str) -> bool:
+    """Whether a text states a length of time somewhere, as loosely as people write one
+    (``_LENGTH_EN``, ``_LENGTH_KO``): minutes only in digits and never a clock's
+    ("2시 40분"; "세 분" are three people), years only below a hundred ("2026년")."""
+    if _LENGTH_EN.search(text) or any(sp.kind == "duration" for sp in find_values(text)):
+        return True
+    for m in _LENGTH_KO.finditer(text):
+        n, unit = m.group("n"), m.group("u")
+        if unit in ("분", "년") and not n[0].isdigit():
+            continue
+        if unit == "분" and re.search(r"시\s*(?:반\s*)?$", text[: m.start()]):
+            continue
+        if unit == "년" and float(n) >= 100:
+            continue
+        return True
+    return False
 
 
 def _durations(text: str) -> list[ValueSpan]:

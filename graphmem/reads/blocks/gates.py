@@ -656,7 +656,26 @@ def read_gate(
     who = _who_is_asked(req, snap, topic, posterior, req.options.tau, mentions)
     if who.open:
         return _by_answer(req, snap, ranking, reading, who, posterior, excluded, policy)
-    return _answer(req, snap, ranking, reading, set(who.people), posterior, excluded, policy)
+    told_apart = _told_apart(mentions, who.people, req.partner)
+    return _answer(
+        req, snap, ranking, reading, set(who.people), posterior, excluded | told_apart, policy
+    )
+
+
+def _told_apart(
+    mentions: Mapping[str, Sequence[str]], chosen: frozenset[str], partner: str
+) -> set[str]:
+    """The namesakes a mention could have meant besides the one chosen: what they said or
+    heard is not the chosen one's (plain text has no subject to filter by; "Ezra from the
+    night desk" is not served the other Ezra's call with the partner). The partner stays:
+    a record they shared may be about the one chosen."""
+    return {
+        e
+        for es in mentions.values()
+        if len(es) > 1 and any(normalize_name(e) in chosen for e in es)
+        for e in es
+        if normalize_name(e) not in chosen and normalize_name(e) != normalize_name(partner)
+    }
 
 
 def _by_answer(
@@ -1199,11 +1218,17 @@ def _plain_text(
         for part in name_parts(p)
         if len(part) > 1 and len(snap.people.get(part, ())) > 1
     }
+    # A record an excluded namesake takes part in is theirs, unless someone asked about
+    # by name takes part too ("I put 486 km on" said to the other Mathieu).
+    named_people = people - {normalize_name(req.partner)}
     candidates = sorted(
         (
             r
             for r in found
-            if not ({normalize_name(x) for x in r.participants} & ex)
+            if (
+                not ((taking := {normalize_name(x) for x in r.participants}) & ex)
+                or taking & named_people
+            )
             and not any(_names_them_together(r.text, part, n) for part, n in shared.items())
         ),
         key=lambda r: r.pos,
@@ -1243,6 +1268,18 @@ def _plain_text(
         verdict = _plain_head_verdict(
             req, reading, typed, words, scored, q, vectors, policy, people, parts
         )
+        top = max(scored)[1] if scored else -1
+        if (
+            verdict == "none"
+            and top >= 0
+            and words[top].ok
+            and words[top].coverage >= 0.5
+            and reading.asked
+            and accepts(reading, stated[typed[top].pos] - FORMLESS_TYPES)
+        ):
+            # Words found half the topic or more in a record whose values have the asked
+            # form: an answer the head alone does not refuse.
+            verdict = None
         if verdict == "none":
             return _empty("the answer head reads no answer in the records", posterior)
         if isinstance(verdict, int):
