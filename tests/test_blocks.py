@@ -1518,3 +1518,35 @@ def test_words_and_form_outweigh_a_plain_head_that_reads_no_answer(memory):
     )
     b = memory.block("when does Owain's licence lapse?", "Ibrahim Sayed", now="2026-09-01")
     assert "2 October" in b.text, b
+
+
+def test_a_partner_who_knows_both_namesakes_does_not_choose_by_counting(memory):
+    """Ruth has talked with both Jonahs, six times more with one: that says little of
+    which Jonah "when can I ring Jonah?" means, and both have a time to call."""
+    said = [
+        ("Jonah Adler", "Jonah A: ring me after 6pm, I'm on site all day", "after 6pm"),
+        ("Jonah Bell", "Jonah B: mornings are best for calls, before 10", "before 10am"),
+    ]
+    memory.ingest(
+        [
+            Record(
+                text,
+                speaker=who,
+                participants=(who, "Ruth Okafor"),
+                observed_at="2026-03-02",
+                facts=(Fact(who, "call window", value),),
+            )
+            for who, text, value in said
+        ]
+        + [
+            Record(
+                f"Ruth: thanks Jonah, see you at the site meeting #{i}",
+                speaker="Ruth Okafor",
+                participants=("Ruth Okafor", "Jonah Adler"),
+                observed_at=f"2026-03-0{i + 3}",
+            )
+            for i in range(5)
+        ]
+    )
+    b = memory.block("when can I ring Jonah?", "Ruth Okafor", now="2026-03-10")
+    assert b.abstained and "unclear" in b.reason, b

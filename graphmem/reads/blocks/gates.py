@@ -87,6 +87,10 @@ IDENTITY_CONFIDENCE = 0.74
 # A partner tied to several namesakes of their own name means the one they are tied to
 # this many times more than to any other.
 OTHER_TIE_LEAD = 2.0
+# A partner tied this much to each of two namesakes (as much as one message between the
+# two alone; a group chat of eight ties a seventh as much) knows both: the posterior does
+# not choose between them.
+KNOWS_BOTH = 1.0
 
 
 @dataclass(frozen=True)
@@ -380,7 +384,11 @@ def _who_is_asked(
                 )
                 posterior.update(post)
                 best = max(post, key=post.__getitem__)
-                if post[best] < max(tau, IDENTITY_CONFIDENCE):
+                # A partner who knows two of them (``KNOWS_BOTH``): how much more they
+                # talk with one says little of which one this request means.
+                ties = snap.comention.get(normalize_name(req.partner), {})
+                knows = sum(1 for e in es if ties.get(normalize_name(e), 0.0) >= KNOWS_BOTH)
+                if post[best] < max(tau, IDENTITY_CONFIDENCE) or knows > 1:
                     # Last, a cue read where each is without the others: a word said
                     # where both are ("the choir's conductor" writing to a group both
                     # sing in) tells neither apart, and a word of the topic beside the
