@@ -385,9 +385,14 @@ def _who_is_asked(
                 posterior.update(post)
                 best = max(post, key=post.__getitem__)
                 # A partner who knows two of them (``KNOWS_BOTH``): how much more they
-                # talk with one says little of which one this request means.
+                # talk with one says little of which one this request means. Walked from
+                # the partner's ties (a few), not from the namesakes (perhaps a thousand).
                 ties = snap.comention.get(normalize_name(req.partner), {})
-                knows = sum(1 for e in es if ties.get(normalize_name(e), 0.0) >= KNOWS_BOTH)
+                knows = sum(
+                    1
+                    for k, w in ties.items()
+                    if w >= KNOWS_BOTH and among(snap.stored_name.get(k, ""), es)
+                )
                 if post[best] < max(tau, IDENTITY_CONFIDENCE) or knows > 1:
                     # Last, a cue read where each is without the others: a word said
                     # where both are ("the choir's conductor" writing to a group both
@@ -673,14 +678,16 @@ def read_gate(
 def _told_apart(
     mentions: Mapping[str, Sequence[str]], chosen: frozenset[str], partner: str
 ) -> set[str]:
-    """The namesakes a mention could have meant besides the one chosen: what they said or
-    heard is not the chosen one's (plain text has no subject to filter by; "Ezra from the
-    night desk" is not served the other Ezra's call with the partner). The partner stays:
-    a record they shared may be about the one chosen."""
+    """The namesakes a mention could have meant besides the one chosen: a plain record
+    they take part in without the chosen one is not the chosen one's (plain text has no
+    subject to filter by; "Ezra from the night desk" is not served the other Ezra's
+    meeting with the partner). Never the partner, who takes part in all of theirs. Only
+    of a few namesakes (``_FEW_NAMESAKES``): a thousand strangers who share a given name
+    are not walked for each request."""
     return {
         e
         for es in mentions.values()
-        if len(es) > 1 and any(normalize_name(e) in chosen for e in es)
+        if 1 < len(es) <= _FEW_NAMESAKES and any(normalize_name(e) in chosen for e in es)
         for e in es
         if normalize_name(e) not in chosen and normalize_name(e) != normalize_name(partner)
     }
