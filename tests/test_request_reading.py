@@ -780,3 +780,9 @@ def test_a_record_states_a_length_of_time_as_people_write_one(text: str, states:
 )
 def test_a_persons_name_asks_a_person(request_text: str, person: bool) -> None:
     assert ("person" in read_request(request_text).asked) is person
+
+
+@given(st.integers(1, 12), st.integers(0, 59), st.sampled_from(["오전 ", "오후 ", ""]))
+def test_a_clock_time_is_no_length_of_time(hour: int, minute: int, half: str) -> None:
+    assert not states_a_length(f"{half}{hour}시 {minute}분에 봬요")
+    assert states_a_length(f"{minute + 1}분 정도 걸려요")
