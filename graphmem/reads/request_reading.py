@@ -984,12 +984,13 @@ def text_types(text: str) -> frozenset[AnswerType]:
     """The value types a plain-text record states somewhere in it: a time, a date, an
     amount... A place, a person or a thing has no form to recognise, so every record may
     state one."""
-    kinds = {_KIND[sp.kind] for sp in find_values(text) if sp.kind in _KIND}
+    spans = find_values(text)
+    kinds = {_KIND[sp.kind] for sp in spans if sp.kind in _KIND}
     if _WEEKDAY.search(text):
         kinds.add("date")
     if "time" in kinds and "date" in kinds:
         kinds.add("datetime")
-    if states_a_length(text):
+    if "duration" not in kinds and states_a_length(text, spans):
         kinds.add("duration")
     if _reaches(text):
         kinds.add("contact")

@@ -18,6 +18,7 @@ Overlapping candidates resolve to the longest span.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Literal
@@ -852,11 +853,14 @@ _LENGTH_KO = re.compile(
 )
 
 
-def states_a_length(text: str) -> bool:
+def states_a_length(text: str, spans: Sequence[ValueSpan] | None = None) -> bool:
     """Whether a text states a length of time somewhere, as loosely as people write one
     (``_LENGTH_EN``, ``_LENGTH_KO``): minutes only in digits and never a clock's
-    ("2시 40분"; "세 분" are three people), years only below a hundred ("2026년")."""
-    if _LENGTH_EN.search(text) or any(sp.kind == "duration" for sp in find_values(text)):
+    ("2시 40분"; "세 분" are three people), years only below a hundred ("2026년").
+    ``spans``: the text's ``find_values``, where the caller has them already."""
+    if _LENGTH_EN.search(text):
+        return True
+    if any(sp.kind == "duration" for sp in (find_values(text) if spans is None else spans)):
         return True
     for m in _LENGTH_KO.finditer(text):
         n, unit = m.group("n"), m.group("u")

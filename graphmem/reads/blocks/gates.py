@@ -384,16 +384,7 @@ def _who_is_asked(
                 )
                 posterior.update(post)
                 best = max(post, key=post.__getitem__)
-                # A partner who knows two of them (``KNOWS_BOTH``): how much more they
-                # talk with one says little of which one this request means. Walked from
-                # the partner's ties (a few), not from the namesakes (perhaps a thousand).
-                ties = snap.comention.get(normalize_name(req.partner), {})
-                knows = sum(
-                    1
-                    for k, w in ties.items()
-                    if w >= KNOWS_BOTH and among(snap.stored_name.get(k, ""), es)
-                )
-                if post[best] < max(tau, IDENTITY_CONFIDENCE) or knows > 1:
+                if post[best] < max(tau, IDENTITY_CONFIDENCE) or _knows_both(snap, req.partner, es):
                     # Last, a cue read where each is without the others: a word said
                     # where both are ("the choir's conductor" writing to a group both
                     # sing in) tells neither apart, and a word of the topic beside the
@@ -406,6 +397,19 @@ def _who_is_asked(
                 es = [best]
         asked.add(normalize_name(es[0]))
     return _Asked(frozenset(asked))
+
+
+def _knows_both(snap: BlockSnapshot, partner: str, namesakes: Sequence[str]) -> bool:
+    """Whether the partner knows two or more of ``namesakes`` (``KNOWS_BOTH``): then how
+    much more they talk with one says little of which one a request means. Walked from
+    the partner's ties (a few), not from the namesakes (sorted; perhaps a thousand)."""
+    ties = snap.comention.get(normalize_name(partner), {})
+    known = (
+        1
+        for k, w in ties.items()
+        if w >= KNOWS_BOTH and among(snap.stored_name.get(k, ""), namesakes)
+    )
+    return sum(known) > 1
 
 
 def _partner_or_theirs(
@@ -1283,18 +1287,6 @@ def _plain_text(
         verdict = _plain_head_verdict(
             req, reading, typed, words, scored, q, vectors, policy, people, parts
         )
-        top = max(scored)[1] if scored else -1
-        if (
-            verdict == "none"
-            and top >= 0
-            and words[top].ok
-            and words[top].coverage >= 0.5
-            and reading.asked
-            and accepts(reading, stated[typed[top].pos] - FORMLESS_TYPES)
-        ):
-            # Words found half the topic or more in a record whose values have the asked
-            # form: an answer the head alone does not refuse.
-            verdict = None
         if verdict == "none":
             return _empty("the answer head reads no answer in the records", posterior)
         if isinstance(verdict, int):
@@ -1390,7 +1382,8 @@ def _plain_head_verdict(
     parts: set[str],
 ) -> str | int | None:
     """The plain-text answer head (``plain_pick``): None leaves the gate's decision, an
-    index is the record to serve instead, "none" serves nothing."""
+    index is the record to serve instead, "none" serves nothing (never where words found
+    half the topic or more in the gate's record, of a value of the asked form)."""
     top = max(scored)[1] if scored else -1
     by_all_words = top >= 0 and words[top].ok and words[top].coverage >= 1.0
     observing = head_mod.observed()
@@ -1427,4 +1420,16 @@ def _plain_head_verdict(
     if head is None or by_all_words:
         return None
     weights = head.for_request(korean)
-    return plain_pick(weights.probability(x), top, by_all_words, weights.serve)
+    verdict = plain_pick(weights.probability(x), top, by_all_words, weights.serve)
+    if (
+        verdict == "none"
+        and top >= 0
+        and words[top].ok
+        and words[top].coverage >= 0.5
+        and reading.asked
+        and accepts(reading, text_types(typed[top].text) - FORMLESS_TYPES)
+    ):
+        # Words found half the topic or more in a record whose values have the asked
+        # form: an answer the head alone does not refuse.
+        return None
+    return verdict
